@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/atomicfile"
+)
+
+const defaultCorpus = "corpus/cases"
+
+const corpusUsage = `Usage: compacteval corpus <lint|stats|list|fmt> [flags] [DIR]
+
+DIR is a folder of case files (default corpus/cases); corpus/FORMAT.md describes them.
+
+  lint [DIR]            check every case: YAML, fields, ids, raw characters, and that each
+                        extractor's deviations from intended are listed in known_deviations;
+                        prints file:line:col: message, exit 1 if anything is wrong
+  stats [-json] [DIR]   counts by category and origin, and sizes
+  list -json [DIR]      every case with its response and intended result, for tools
+  fmt [-check] [DIR]    rewrite case files in the canonical form (atomically; only files
+                        that change); -check lists them and exits 1 instead
+
+Examples:
+  compacteval corpus lint
+  compacteval corpus stats -json corpus/cases
+`
+
+func runCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, corpusUsage)
+		return exitError
+	}
+	switch args[0] {
+	case "lint":
+		return runCorpusLint(args[1:], stdout, stderr)
+	case "stats":
+		return runCorpusStats(args[1:], stdout, stderr)
+	case "list":
+		return runCorpusList(args[1:], stdout, stderr)
+	case "fmt":
+		return runCorpusFmt(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, corpusUsage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "compacteval corpus: unknown subcommand %q\n\n%s", args[0], corpusUsage)
+	return exitError
+}
+
+// corpusDir returns the one optional DIR argument.
+func corpusDir(name string, args []string, stderr io.Writer) (string, bool) {
+	switch len(args) {
+	case 0:
+		return defaultCorpus, true
+	case 1:
+		return args[0], true
+	}
+	fmt.Fprintf(stderr, "compacteval corpus %s: at most one DIR\n", name)
+	return "", false
+}
+
+// loadCorpus loads dir; problems in files are returned, an unreadable dir is an error.
+func loadCorpus(dir string) ([]*corpus.Case, corpus.Problems, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil, err
+	}
+	cases, err := corpus.Load(dir)
+	var ps corpus.Problems
+	if errors.As(err, &ps) {
+		return cases, ps, nil
+	}
+	return cases, nil, err
+}
+
+func runCorpusLint(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("corpus lint", corpusUsage, stderr)
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	dir, ok := corpusDir("lint", fs.Args(), stderr)
+	if !ok {
+		return exitError
+	}
+	cases, problems, err := loadCorpus(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval corpus lint: %v\n", err)
+		return exitError
+	}
+	for _, c := range cases {
+		problems = append(problems, corpus.CheckDeviations(c, compact.Extractors())...)
+	}
+	for _, p := range problems {
+		fmt.Fprintln(stdout, p)
+	}
+	fmt.Fprintf(stderr, "%d cases, %d problems\n", len(cases), len(problems))
+	if len(problems) > 0 {
+		return exitProblem
+	}
+	return exitOK
+}
+
+type corpusStats struct {
+	Cases      int            `json:"cases"`
+	Categories map[string]int `json:"categories"`
+	Origins    map[string]int `json:"origins"`
+	Found      int            `json:"intended_found"`
+	NotFound   int            `json:"intended_not_found"`
+	Bytes      sizeStats      `json:"response_bytes"`
+}
+
+type sizeStats struct {
+	Total  int `json:"total"`
+	Min    int `json:"min"`
+	Median int `json:"median"`
+	Max    int `json:"max"`
+}
+
+func runCorpusStats(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("corpus stats", corpusUsage, stderr)
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	dir, ok := corpusDir("stats", fs.Args(), stderr)
+	if !ok {
+		return exitError
+	}
+	cases, problems, err := loadCorpus(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval corpus stats: %v\n", err)
+		return exitError
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "compacteval corpus stats: %d problems (run compacteval corpus lint); counting the %d cases that loaded\n", len(problems), len(cases))
+	}
+	st := corpusStats{Cases: len(cases), Categories: map[string]int{}, Origins: map[string]int{}}
+	var sizes []int
+	for _, c := range cases {
+		for _, cat := range c.Categories {
+			st.Categories[cat]++
+		}
+		st.Origins[c.Origin.Kind]++
+		if c.Intended.Found {
+			st.Found++
+		} else {
+			st.NotFound++
+		}
+		sizes = append(sizes, len(c.Response))
+		st.Bytes.Total += len(c.Response)
+	}
+	if len(sizes) > 0 {
+		sort.Ints(sizes)
+		st.Bytes.Min, st.Bytes.Median, st.Bytes.Max = sizes[0], sizes[len(sizes)/2], sizes[len(sizes)-1]
+	}
+	if *asJSON {
+		return writeJSON(stdout, stderr, st)
+	}
+	fmt.Fprintf(stdout, "%d cases (%d with a summary intended, %d without)\n\n", st.Cases, st.Found, st.NotFound)
+	fmt.Fprintf(stdout, "%-22s %5s\n", "category", "cases")
+	for _, cat := range corpus.Categories {
+		fmt.Fprintf(stdout, "%-22s %5d\n", cat, st.Categories[cat])
+	}
+	fmt.Fprintf(stdout, "\n%-22s %5s\n", "origin", "cases")
+	for _, kind := range []string{corpus.Synthetic, corpus.Recorded} {
+		fmt.Fprintf(stdout, "%-22s %5d\n", kind, st.Origins[kind])
+	}
+	fmt.Fprintf(stdout, "\nresponse bytes: total %d, min %d, median %d, max %d\n", st.Bytes.Total, st.Bytes.Min, st.Bytes.Median, st.Bytes.Max)
+	return exitOK
+}
+
+// listedCase is the shape of one case in corpus list -json.
+type listedCase struct {
+	ID              string            `json:"id"`
+	File            string            `json:"file"`
+	Title           string            `json:"title"`
+	Categories      []string          `json:"categories"`
+	Notes           string            `json:"notes"`
+	Origin          corpus.Origin     `json:"origin"`
+	Response        string            `json:"response"`
+	Intended        corpus.Intended   `json:"intended"`
+	KnownDeviations map[string]string `json:"known_deviations,omitempty"`
+}
+
+func runCorpusList(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("corpus list", corpusUsage, stderr)
+	asJSON := fs.Bool("json", false, "print one JSON document (required: the list is for tools)")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if !*asJSON {
+		fmt.Fprintln(stderr, "compacteval corpus list: -json is required (use stats for a human view)")
+		return exitError
+	}
+	dir, ok := corpusDir("list", fs.Args(), stderr)
+	if !ok {
+		return exitError
+	}
+	cases, problems, err := loadCorpus(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval corpus list: %v\n", err)
+		return exitError
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "compacteval corpus list: %v\n", problems)
+		return exitError
+	}
+	out := make([]listedCase, 0, len(cases))
+	for _, c := range cases {
+		out = append(out, listedCase{c.ID, c.File, c.Title, c.Categories, c.Notes, c.Origin, c.Response, c.Intended, c.KnownDeviations})
+	}
+	return writeJSON(stdout, stderr, struct {
+		Version int          `json:"version"`
+		Cases   []listedCase `json:"cases"`
+	}{corpus.Version, out})
+}
+
+func runCorpusFmt(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("corpus fmt", corpusUsage, stderr)
+	check := fs.Bool("check", false, "list files not in canonical form and exit 1; change nothing")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	dir, ok := corpusDir("fmt", fs.Args(), stderr)
+	if !ok {
+		return exitError
+	}
+	cases, problems, err := loadCorpus(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval corpus fmt: %v\n", err)
+		return exitError
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "compacteval corpus fmt: fix these first:\n%v\n", problems)
+		return exitError
+	}
+	changed := 0
+	for _, c := range cases {
+		old, err := os.ReadFile(c.File)
+		if err != nil {
+			fmt.Fprintf(stderr, "compacteval corpus fmt: %v\n", err)
+			return exitError
+		}
+		canon, err := corpus.Format(c)
+		if err != nil {
+			fmt.Fprintf(stderr, "compacteval corpus fmt: %v\n", err)
+			return exitError
+		}
+		if bytes.Equal(old, canon) {
+			continue
+		}
+		changed++
+		if *check {
+			fmt.Fprintln(stdout, c.File)
+			continue
+		}
+		// Never write a form that reads back differently.
+		back, err := corpus.Parse(c.File, canon, c.ID)
+		if err != nil || !sameCase(c, back) {
+			fmt.Fprintf(stderr, "compacteval corpus fmt: %s: the canonical form does not read back the same; file left alone (%v)\n", c.File, err)
+			return exitError
+		}
+		if err := atomicfile.Write(c.File, canon, 0o644); err != nil {
+			fmt.Fprintf(stderr, "compacteval corpus fmt: %v\n", err)
+			return exitError
+		}
+		fmt.Fprintln(stdout, c.File)
+	}
+	fmt.Fprintf(stderr, "%d of %d files %s\n", changed, len(cases), map[bool]string{true: "not canonical", false: "rewritten"}[*check])
+	if *check && changed > 0 {
+		return exitProblem
+	}
+	return exitOK
+}
+
+func sameCase(a, b *corpus.Case) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Equal(ja, jb)
+}
+
+func writeJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "compacteval: write JSON: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+var _ = strings.TrimSpace

@@ -1,0 +1,59 @@
+// Command compacteval evaluates and fuzzes the compaction prompt and its summary extractors.
+//
+// Run compacteval help for the subcommands.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// Exit codes shared by every subcommand.
+const (
+	exitOK      = 0 // success
+	exitProblem = 1 // the run worked and found a problem
+	exitError   = 2 // usage or operational error
+)
+
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"extract", "print the summary extracted from one model response", runExtract},
+		{"pipe", "answer reference-protocol requests on stdin, one JSON line each", runPipe},
+		{"corpus", "lint, list, format and count the corpus cases", runCorpus},
+	}
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return exitError
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "compacteval: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitError
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "compacteval evaluates and fuzzes the compaction prompt and its summary extractors.\n\nUsage:\n  compacteval <command> [flags] [args]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "\nRun compacteval <command> -h for a command's flags and examples.\nExit codes: 0 success, 1 a problem was found, 2 usage or operational error.\n")
+}

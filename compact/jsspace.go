@@ -1,0 +1,58 @@
+package compact
+
+import "unicode/utf8"
+
+// IsJSSpace reports whether r is removed by JavaScript's String.prototype.trim: the
+// WhiteSpace and LineTerminator code points of ECMAScript. Unlike unicode.IsSpace it includes
+// U+FEFF and excludes U+0085.
+func IsJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return 0x2000 <= r && r <= 0x200A
+}
+
+// TrimJS returns s without leading and trailing JavaScript whitespace, as
+// String.prototype.trim does. Bytes that are not valid UTF-8 are never trimmed.
+func TrimJS(s string) string {
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		if size == 1 && r == utf8.RuneError || !IsJSSpace(r) {
+			break
+		}
+		s = s[size:]
+	}
+	for len(s) > 0 {
+		r, size := utf8.DecodeLastRuneInString(s)
+		if size == 1 && r == utf8.RuneError || !IsJSSpace(r) {
+			break
+		}
+		s = s[:len(s)-size]
+	}
+	return s
+}
+
+// isLineStart reports whether a JavaScript multiline ^ matches at byte offset i of s.
+func isLineStart(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	switch s[i-1] {
+	case '\n', '\r':
+		return true
+	}
+	return i >= 3 && (s[i-3:i] == "\u2028" || s[i-3:i] == "\u2029")
+}
+
+// isLineEnd reports whether a JavaScript multiline $ matches at byte offset i of s.
+func isLineEnd(s string, i int) bool {
+	if i == len(s) {
+		return true
+	}
+	switch s[i] {
+	case '\n', '\r':
+		return true
+	}
+	return len(s)-i >= 3 && (s[i:i+3] == "\u2028" || s[i:i+3] == "\u2029")
+}

@@ -1,0 +1,18 @@
+package compact_test
+
+import "testing"
+
+// seedTexts returns the fuzz seeds: tricky inputs from the unit tests' traps.
+func seedTexts(tb testing.TB) []string {
+	return []string{
+		"",
+		"<analysis>\nthink\n</analysis>\n\n<summary>\n1. Request\n</summary>\n",
+		"<summary>\r\nbody\r\n</summary>\r\n",
+		"<summary>\nbody\n</summary>\u2028after",
+		"intro\u2029<summary>\nbody\n</summary>",
+		"<summary>\na\n</summary>\nmiddle\n</summary>\nend",
+		"<analysis>a</analysis>mid</analysis>",
+		"\ufeff<summary>\n\u0085body\ufeff\n</summary>",
+		"<summary>\n<summary>\n<summary>\n",
+	}
+}

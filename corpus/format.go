@@ -1,0 +1,109 @@
+package corpus
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Format returns the canonical YAML of a case: fields in FORMAT.md's order, response and
+// intended summary as literal blocks where a block holds them exactly, double-quoted with
+// escapes otherwise. Parse(Format(c)) gives c back (File aside).
+func Format(c *Case) ([]byte, error) {
+	root := mapping()
+	add(root, "version", scalar(fmt.Sprint(c.Version), "!!int", 0))
+	add(root, "id", str(c.ID))
+	add(root, "title", str(c.Title))
+	cats := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
+	for _, cat := range c.Categories {
+		cats.Content = append(cats.Content, str(cat))
+	}
+	add(root, "categories", cats)
+	add(root, "notes", text(c.Notes))
+	origin := &yaml.Node{}
+	if err := origin.Encode(c.Origin); err != nil {
+		return nil, fmt.Errorf("format %s: %w", c.ID, err)
+	}
+	add(root, "origin", origin)
+	add(root, "response", text(c.Response))
+	intended := mapping()
+	add(intended, "found", scalar(fmt.Sprint(c.Intended.Found), "!!bool", 0))
+	if c.Intended.Found || c.Intended.Summary != "" {
+		add(intended, "summary", text(c.Intended.Summary))
+	}
+	add(root, "intended", intended)
+	if len(c.KnownDeviations) > 0 {
+		dev := mapping()
+		names := make([]string, 0, len(c.KnownDeviations))
+		for name := range c.KnownDeviations {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			add(dev, name, str(c.KnownDeviations[name]))
+		}
+		add(root, "known_deviations", dev)
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil, fmt.Errorf("format %s: %w", c.ID, err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("format %s: %w", c.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"} }
+
+func add(m *yaml.Node, key string, v *yaml.Node) {
+	m.Content = append(m.Content, str(key), v)
+}
+
+func scalar(v, tag string, style yaml.Style) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v, Style: style}
+}
+
+func str(s string) *yaml.Node {
+	if !blockSafe(s) {
+		return scalar(s, "!!str", yaml.DoubleQuotedStyle)
+	}
+	return scalar(s, "!!str", 0)
+}
+
+// text is a string that may span lines: a literal block when that is exact and readable.
+func text(s string) *yaml.Node {
+	switch {
+	case s == "" || !blockSafe(s):
+		return scalar(s, "!!str", yaml.DoubleQuotedStyle)
+	case strings.Contains(s, "\n"):
+		return scalar(s, "!!str", yaml.LiteralStyle)
+	}
+	return scalar(s, "!!str", 0)
+}
+
+// blockSafe reports whether s can stand in a literal block or a plain scalar with nothing
+// lost: no characters that Parse rejects raw, and no spaces or tabs at a line end, which
+// editors strip.
+func blockSafe(s string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasSuffix(line, " ") || strings.HasSuffix(line, "\t") {
+			return false
+		}
+	}
+	for _, r := range s {
+		if r == '\n' || r == '\t' || r == ' ' {
+			continue
+		}
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Co, unicode.Cs) || r == 0xFFFE || r == 0xFFFF || r == unicode.ReplacementChar {
+			return false
+		}
+	}
+	return true
+}

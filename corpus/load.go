@@ -1,0 +1,228 @@
+package corpus
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Problem is one thing wrong with a case file, at a position in it (Line and Col are 1-based;
+// 0 means the whole file).
+type Problem struct {
+	File string
+	Line int
+	Col  int
+	Msg  string
+}
+
+func (p Problem) String() string {
+	switch {
+	case p.Line == 0:
+		return fmt.Sprintf("%s: %s", p.File, p.Msg)
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg)
+}
+
+// Problems is the error Load and Parse return: every problem found, in file order.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Load reads every *.yaml file below dir as a case whose id is its path below dir without the
+// extension. It returns the cases that loaded, sorted by id, and a Problems error listing
+// everything wrong, including ids used twice.
+func Load(dir string) ([]*Case, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".yaml") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read corpus: %w", err)
+	}
+	var cases []*Case
+	var problems Problems
+	seen := map[string]string{}
+	for _, file := range files {
+		rel, _ := filepath.Rel(dir, file)
+		id := strings.TrimSuffix(filepath.ToSlash(rel), ".yaml")
+		c, err := ReadFile(file, id)
+		var ps Problems
+		if errors.As(err, &ps) {
+			problems = append(problems, ps...)
+		} else if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			continue
+		}
+		if prev, dup := seen[c.ID]; dup {
+			problems = append(problems, Problem{File: file, Line: 1, Msg: fmt.Sprintf("duplicate id %q (also in %s)", c.ID, prev)})
+			continue
+		}
+		seen[c.ID] = file
+		cases = append(cases, c)
+	}
+	sort.Slice(cases, func(i, j int) bool { return cases[i].ID < cases[j].ID })
+	if len(problems) > 0 {
+		return cases, problems
+	}
+	return cases, nil
+}
+
+// ReadFile reads one case file and checks that its id is wantID (no check when wantID is "").
+func ReadFile(file, wantID string) (*Case, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("read case %s: %w", file, err)
+	}
+	return Parse(file, data, wantID)
+}
+
+// Parse decodes and checks one case. On problems it returns the case as far as it decoded
+// (nil when the YAML itself is unusable) and a Problems error.
+func Parse(file string, data []byte, wantID string) (*Case, error) {
+	p := &parser{file: file}
+	p.rawChars(data)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		p.yamlError(err, nil)
+		return nil, p.problems
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		p.add(1, 1, "a case must be one YAML mapping")
+		return nil, p.problems
+	}
+	root := doc.Content[0]
+	p.checkKeys(root, "", caseKeys)
+	var c Case
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		p.yamlError(err, root)
+		return nil, p.problems
+	}
+	if len(p.problems) > 0 && hasUnknownField(p.problems) {
+		return &c, p.problems
+	}
+	c.File = file
+	p.check(&c, root, wantID)
+	if len(p.problems) > 0 {
+		sort.SliceStable(p.problems, func(i, j int) bool {
+			a, b := p.problems[i], p.problems[j]
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
+		return &c, p.problems
+	}
+	return &c, nil
+}
+
+type parser struct {
+	file     string
+	problems Problems
+}
+
+func (p *parser) add(line, col int, format string, args ...any) {
+	p.problems = append(p.problems, Problem{File: p.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// rawChars reports characters that YAML parsers normalise, drop or hide when they stand raw
+// in a file; FORMAT.md asks for escapes in double-quoted scalars instead.
+func (p *parser) rawChars(data []byte) {
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			p.add(line, col, "invalid UTF-8 byte 0x%02x", data[i])
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\t' || r == ' ':
+		case unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Co, unicode.Cs) || r == 0xFFFE || r == 0xFFFF:
+			p.add(line, col, "raw %U in the file: write it as an escape in a double-quoted scalar (%s)", r, strconv.QuoteRune(r))
+		}
+		i += size
+		col++
+	}
+}
+
+var knownFieldError = regexp.MustCompile(`field \S+ not found in type`)
+
+func hasUnknownField(ps Problems) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(p.Msg, "unknown field ") {
+			return true
+		}
+	}
+	return false
+}
+
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlError turns a yaml.v3 error into problems with positions.
+func (p *parser) yamlError(err error, root *yaml.Node) {
+	var msgs []string
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	} else {
+		msgs = []string{err.Error()}
+	}
+	for _, m := range msgs {
+		if knownFieldError.MatchString(m) && hasUnknownField(p.problems) {
+			continue // checkKeys reported it with a column and a suggestion
+		}
+		if sub := yamlLine.FindStringSubmatch(m); sub != nil {
+			n, _ := strconv.Atoi(sub[1])
+			if strings.HasPrefix(sub[2], "did not find expected") {
+				n++ // yaml.v3 gives the 0-based line of the parse context for these
+			}
+			p.add(n, firstColumn(root, n), "%s", sub[2])
+		} else {
+			p.add(1, 0, "%s", strings.TrimPrefix(m, "yaml: "))
+		}
+	}
+}
+
+// firstColumn returns the column of the first node on line, or 0.
+func firstColumn(n *yaml.Node, line int) int {
+	if n == nil {
+		return 0
+	}
+	if n.Line == line {
+		return n.Column
+	}
+	for _, c := range n.Content {
+		if col := firstColumn(c, line); col > 0 {
+			return col
+		}
+	}
+	return 0
+}

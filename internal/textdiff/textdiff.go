@@ -1,0 +1,87 @@
+// Package textdiff renders differences between texts for tests and reports, on top of
+// github.com/sergi/go-diff with its timeout off so that output does not change with load.
+package textdiff
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+func newDMP() *diffmatchpatch.DiffMatchPatch {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	return dmp
+}
+
+// Lines returns a line-level diff of a and b, each line prefixed with " ", "-" or "+".
+// Lines that do not end in "\n" are marked with a "\ no newline at end" line. If a == b,
+// Lines returns "".
+func Lines(a, b string) string {
+	if a == b {
+		return ""
+	}
+	dmp := newDMP()
+	ca, cb, lines := dmp.DiffLinesToChars(a, b)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
+	var out strings.Builder
+	for _, d := range diffs {
+		prefix := " "
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			prefix = "-"
+		case diffmatchpatch.DiffInsert:
+			prefix = "+"
+		}
+		text := d.Text
+		for text != "" {
+			line, rest, nl := strings.Cut(text, "\n")
+			fmt.Fprintf(&out, "%s%q\n", prefix, line)
+			if !nl {
+				out.WriteString("\\ no newline at end\n")
+			}
+			text = rest
+		}
+	}
+	return out.String()
+}
+
+// Unified returns Lines with only ctx unchanged lines kept around each change, and "@@" lines
+// where unchanged lines were left out. If a == b, Unified returns "".
+func Unified(a, b string, ctx int) string {
+	full := Lines(a, b)
+	if full == "" {
+		return ""
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(full, "\n"), "\n")
+	keep := make([]bool, len(lines))
+	for i, l := range lines {
+		if l[0] == '-' || l[0] == '+' || l[0] == '\\' {
+			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	var out strings.Builder
+	skipped := false
+	for i, l := range lines {
+		if !keep[i] {
+			skipped = true
+			continue
+		}
+		if skipped {
+			out.WriteString("@@\n")
+			skipped = false
+		}
+		out.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+	}
+	return out.String()
+}
+
+// Words returns the word-level differences of a and b after semantic cleanup.
+func Words(a, b string) []diffmatchpatch.Diff {
+	dmp := newDMP()
+	diffs := dmp.DiffMain(a, b, false)
+	return dmp.DiffCleanupSemantic(diffs)
+}

@@ -1,0 +1,144 @@
+// Package textgen generates the inputs of the differential tests: texts that mix the
+// compaction tags with every character that JavaScript and Go treat differently.
+//
+// Output depends only on the *rand.Rand it is given, so a seed reproduces a run.
+package textgen
+
+import (
+	"math/rand/v2"
+	"strings"
+)
+
+// Atoms are the pieces Soup draws from: tags whole and broken, every line terminator, the
+// whitespace code points where JavaScript's trim and Go's TrimSpace disagree, fences, prose
+// and characters that take two UTF-16 units.
+var Atoms = []string{
+	"<summary>", "</summary>", "<analysis>", "</analysis>",
+	"<summary>", "</summary>", "<analysis>", "</analysis>",
+	"<summary", "summary>", "</summary", "<analysis", "analysis>", "</", "<", ">", "/",
+	"<SUMMARY>", "</Summary>", `<summary type="final">`, "</think>", "<example>", "</example>",
+	" ", " ", "  ", "\t", "\n", "\n", "\n", "\r", "\r\n", "\r\n", "\u2028", "\u2029", "\u0085",
+	"\v", "\f", "\u00a0", "\ufeff", "\u1680", "\u2000", "\u2005", "\u200a", "\u200b", "\u202f",
+	"\u205f", "\u3000", "\u180e", "\u2060", "\x00",
+	"```", "```xml\n", "\n```\n", "~~~",
+	"x", "summary", "analysis", "1. Primary Request and Intent:", "- item", "Done.",
+	"é", "日本語", "😀", "\U0001F9EA",
+}
+
+// Soup returns up to n atoms joined together.
+func Soup(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for k := r.IntN(n + 1); k > 0; k-- {
+		b.WriteString(Atoms[r.IntN(len(Atoms))])
+	}
+	return b.String()
+}
+
+// blank returns a short run of spaces and tabs, or nothing.
+func blank(r *rand.Rand) string {
+	return [...]string{"", "", "", " ", "\t", "  ", " \t", "\u00a0", "\u3000"}[r.IntN(9)]
+}
+
+// eol returns a line terminator, most often "\n".
+func eol(r *rand.Rand) string {
+	return [...]string{"\n", "\n", "\n", "\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", ""}[r.IntN(10)]
+}
+
+// Structured returns a response shaped like a real answer (analysis then summary) with tag
+// lines whose blanks, terminators and tags are perturbed, and soup between the parts.
+func Structured(r *rand.Rand) string {
+	var b strings.Builder
+	part := func(s string) {
+		if r.IntN(4) == 0 {
+			b.WriteString(Soup(r, 4))
+		}
+		b.WriteString(s)
+	}
+	if r.IntN(5) != 0 {
+		part(blank(r) + "<analysis>" + blank(r) + eol(r))
+		part(Prose(r, 1+r.IntN(3)))
+		if r.IntN(6) != 0 {
+			part(eol(r) + blank(r) + "</analysis>" + blank(r) + eol(r))
+		}
+		part(eol(r))
+	}
+	for blocks := 1 + r.IntN(2); blocks > 0; blocks-- {
+		part(blank(r) + "<summary>" + blank(r) + eol(r))
+		part(Prose(r, 1+r.IntN(4)))
+		if r.IntN(6) != 0 {
+			part(eol(r) + blank(r) + "</summary>" + blank(r) + eol(r))
+		}
+	}
+	part(Soup(r, 3))
+	return b.String()
+}
+
+var words = []string{
+	"the", "user", "asked", "to", "fix", "handler.go", "tests", "pass", "`<summary>`", "tags",
+	"retry", "deadline", "func Parse(s string) error", "npm test", "panic: nil map",
+	"Files and Code Sections:", "Current Work:", "</summary> inline", "<analysis> mention",
+	"naïve", "—", "✓", "\t", "  ",
+}
+
+// Prose returns n lines of words, some of them tag mentions.
+func Prose(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(eol(r))
+		}
+		for k := 1 + r.IntN(8); k > 0; k-- {
+			if k < 8 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[r.IntN(len(words))])
+		}
+	}
+	return b.String()
+}
+
+// Large returns a response of roughly size bytes: a real answer shape repeated, or a loop of
+// one line, with or without its closing tag.
+func Large(r *rand.Rand, size int) string {
+	var b strings.Builder
+	switch r.IntN(3) {
+	case 0:
+		b.WriteString("<analysis>\n")
+		for b.Len() < size/3 {
+			b.WriteString(Prose(r, 4) + "\n")
+		}
+		b.WriteString("</analysis>\n\n<summary>\n")
+		for b.Len() < size {
+			b.WriteString(Prose(r, 4) + "\n")
+		}
+		if r.IntN(4) != 0 {
+			b.WriteString("</summary>\n")
+		}
+	case 1:
+		line := Prose(r, 1) + "\n"
+		b.WriteString("<summary>\n")
+		for b.Len() < size {
+			b.WriteString(line)
+		}
+	default:
+		for b.Len() < size {
+			b.WriteString(Structured(r))
+		}
+	}
+	return b.String()
+}
+
+// Response returns one differential-test input: mostly soups and structured answers, now and
+// then a large one (up to maxLarge bytes; 0 disables them).
+func Response(r *rand.Rand, maxLarge int) string {
+	switch k := r.IntN(100); {
+	case k < 45:
+		return Soup(r, 24)
+	case k < 90:
+		return Structured(r)
+	case k < 99 || maxLarge == 0:
+		return Soup(r, 4) + Structured(r) + Soup(r, 4) + Structured(r)
+	default:
+		return Large(r, 1+r.IntN(maxLarge))
+	}
+}
