@@ -83,12 +83,19 @@ func ExtractSummary(text string) (summary string, ok bool) {
 // Extract is ExtractSummary that also reports the branch taken. It runs in time linear in
 // len(text).
 func Extract(text string) Extraction {
-	if body, ok := lineAnchoredBlock(text); ok {
-		return found(body, PathLineAnchored)
+	// Both blocks need a closer; a forward search for it is much faster than the backward
+	// searches below on a long text without one (a looping model's answer).
+	hasCloser := strings.Contains(text, summaryClose)
+	if hasCloser {
+		if body, ok := lineAnchoredBlock(text); ok {
+			return found(body, PathLineAnchored)
+		}
 	}
 	rest := RemoveAnalysisBlocks(text)
-	if body, ok := looseBlock(rest); ok {
-		return found(body, PathLoose)
+	if hasCloser {
+		if body, ok := looseBlock(rest); ok {
+			return found(body, PathLoose)
+		}
 	}
 	return found(rest, PathWhole)
 }

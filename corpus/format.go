@@ -14,6 +14,8 @@ import (
 // intended summary as literal blocks where a block holds them exactly, double-quoted with
 // escapes otherwise. Parse(Format(c)) gives c back (File aside).
 func Format(c *Case) ([]byte, error) {
+	f := &formatter{}
+	str, text := f.str, f.text
 	root := mapping()
 	add(root, "version", scalar(fmt.Sprint(c.Version), "!!int", 0))
 	add(root, "id", str(c.ID))
@@ -57,35 +59,98 @@ func Format(c *Case) ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("format %s: %w", c.ID, err)
 	}
-	return buf.Bytes(), nil
+	return f.splice(buf.Bytes(), c.ID)
 }
 
-func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"} }
-
-func add(m *yaml.Node, key string, v *yaml.Node) {
-	m.Content = append(m.Content, str(key), v)
+// formatter writes double-quoted scalars itself: yaml.v3 leaves NBSP, U+3000, zero-width
+// characters and other invisible ones raw inside double quotes, and escapes every character
+// of a string that starts with a BOM. Each such scalar is emitted as a placeholder, then
+// spliced in.
+type formatter struct {
+	quoted []string
 }
 
-func scalar(v, tag string, style yaml.Style) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v, Style: style}
+func (f *formatter) placeholder(s string) *yaml.Node {
+	f.quoted = append(f.quoted, s)
+	return scalar(fmt.Sprintf("compacteval-quoted-%d-placeholder", len(f.quoted)-1), "!!str", 0)
 }
 
-func str(s string) *yaml.Node {
+func (f *formatter) splice(out []byte, id string) ([]byte, error) {
+	for i := len(f.quoted) - 1; i >= 0; i-- {
+		ph := []byte(fmt.Sprintf("compacteval-quoted-%d-placeholder", i))
+		if bytes.Count(out, ph) != 1 {
+			return nil, fmt.Errorf("format %s: the case text holds a formatter placeholder", id)
+		}
+		out = bytes.Replace(out, ph, []byte(quote(f.quoted[i])), 1)
+	}
+	return out, nil
+}
+
+func (f *formatter) str(s string) *yaml.Node {
 	if !blockSafe(s) {
-		return scalar(s, "!!str", yaml.DoubleQuotedStyle)
+		return f.placeholder(s)
 	}
 	return scalar(s, "!!str", 0)
 }
 
 // text is a string that may span lines: a literal block when that is exact and readable.
-func text(s string) *yaml.Node {
+func (f *formatter) text(s string) *yaml.Node {
 	switch {
 	case s == "" || !blockSafe(s):
-		return scalar(s, "!!str", yaml.DoubleQuotedStyle)
+		return f.placeholder(s)
 	case strings.Contains(s, "\n"):
 		return scalar(s, "!!str", yaml.LiteralStyle)
 	}
 	return scalar(s, "!!str", 0)
+}
+
+// quote returns s as a one-line YAML double-quoted scalar that escapes every character
+// Parse rejects raw; printable text stays readable.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '\\':
+			b.WriteString(`\\`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			switch {
+			case r != ' ' && rawUnsafe(r) && r <= 0xFF:
+				fmt.Fprintf(&b, `\x%02X`, r)
+			case r != ' ' && rawUnsafe(r) && r <= 0xFFFF:
+				fmt.Fprintf(&b, `\u%04X`, r)
+			case r != ' ' && rawUnsafe(r):
+				fmt.Fprintf(&b, `\U%08X`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// rawUnsafe reports whether r must not stand raw in a case file.
+func rawUnsafe(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Co, unicode.Cs) || r == 0xFFFE || r == 0xFFFF
+}
+
+func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"} }
+
+func add(m *yaml.Node, key string, v *yaml.Node) {
+	m.Content = append(m.Content, scalar(key, "!!str", 0), v)
+}
+
+func scalar(v, tag string, style yaml.Style) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v, Style: style}
 }
 
 // blockSafe reports whether s can stand in a literal block or a plain scalar with nothing
@@ -101,7 +166,7 @@ func blockSafe(s string) bool {
 		if r == '\n' || r == '\t' || r == ' ' {
 			continue
 		}
-		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Co, unicode.Cs) || r == 0xFFFE || r == 0xFFFF || r == unicode.ReplacementChar {
+		if rawUnsafe(r) || r == unicode.ReplacementChar {
 			return false
 		}
 	}

@@ -142,3 +142,38 @@ func Response(r *rand.Rand, maxLarge int) string {
 		return Large(r, 1+r.IntN(maxLarge))
 	}
 }
+
+// BenchInput is one named input of the speed comparison between the port and the reference.
+type BenchInput struct {
+	Name string
+	Text string
+}
+
+// BenchInputs returns the benchmark inputs: typical well-formed answers and the adversarial
+// ones a looping small model writes. The same seed gives the same texts.
+func BenchInputs() []BenchInput {
+	r := rand.New(rand.NewPCG(2026, 11))
+	wellFormed := func(size int) string {
+		var b strings.Builder
+		b.WriteString("<analysis>\n")
+		for b.Len() < size/3 {
+			b.WriteString(Prose(r, 1) + "\n")
+		}
+		b.WriteString("</analysis>\n\n<summary>\n")
+		for b.Len() < size-len("</summary>\n") {
+			b.WriteString(Prose(r, 1) + "\n")
+		}
+		b.WriteString("</summary>\n")
+		return b.String()
+	}
+	repeat := func(s string, size int) string { return strings.Repeat(s, size/len(s)) }
+	return []BenchInput{
+		{"typical-20KB", wellFormed(20 << 10)},
+		{"typical-200KB", wellFormed(200 << 10)},
+		{"unclosed-summary-lines-100KB", repeat("<summary>\n", 100<<10)},
+		{"unclosed-summary-lines-1MB", repeat("<summary>\n", 1<<20)},
+		{"unclosed-summary-lines-10MB", repeat("<summary>\n", 10<<20)},
+		{"analysis-openers-1MB", repeat("<analysis>", 1<<20)},
+		{"inline-summary-1MB", repeat("<summary>x", 1<<20)},
+	}
+}

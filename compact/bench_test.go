@@ -1,0 +1,57 @@
+package compact_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/textgen"
+)
+
+// go test -run '^$' -bench . -benchmem ./compact (make bench); scripts/bench-reference.sh
+// measures the reference under Node on the same inputs.
+
+func BenchmarkExtract(b *testing.B) {
+	for _, in := range textgen.BenchInputs() {
+		b.Run(in.Name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.Text)))
+			for b.Loop() {
+				compact.Extract(in.Text)
+			}
+		})
+	}
+}
+
+// naiveExtract is the port a first attempt writes with Go's regexp and strings.TrimSpace. It
+// disagrees with the reference (see TestNaivePortDisagrees) and is here as the speed baseline.
+var (
+	naiveLineAnchored = regexp.MustCompile(`(?m)^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*</summary>[ \t]*$`)
+	naiveAnalysis     = regexp.MustCompile(`<analysis>[\s\S]*?</analysis>`)
+	naiveLoose        = regexp.MustCompile(`<summary>([\s\S]*)</summary>`)
+)
+
+func naiveExtract(text string) (string, bool) {
+	if m := naiveLineAnchored.FindStringSubmatch(text); m != nil {
+		s := strings.TrimSpace(m[1])
+		return s, s != ""
+	}
+	rest := naiveAnalysis.ReplaceAllString(text, "")
+	if m := naiveLoose.FindStringSubmatch(rest); m != nil {
+		s := strings.TrimSpace(m[1])
+		return s, s != ""
+	}
+	s := strings.TrimSpace(rest)
+	return s, s != ""
+}
+
+func BenchmarkNaiveRegexp(b *testing.B) {
+	for _, in := range textgen.BenchInputs() {
+		b.Run(in.Name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.Text)))
+			for b.Loop() {
+				naiveExtract(in.Text)
+			}
+		})
+	}
+}
