@@ -199,3 +199,33 @@ func describe(req protocol.Request) string {
 	b, _ := protocol.MarshalRequest(req)
 	return fmt.Sprintf("request %s", b)
 }
+
+// TestNaivePortDisagrees shows the differential test has teeth: the port a first attempt
+// writes with Go's regexp and strings.TrimSpace (naiveExtract, bench_test.go) must be caught
+// disagreeing with the reference on the same generated inputs.
+func TestNaivePortDisagrees(t *testing.T) {
+	ref := startReference(t)
+	r := rand.New(rand.NewPCG(3, 3))
+	const n = 20000
+	texts := make([]string, n)
+	reqs := make([]protocol.Request, n)
+	for i := range texts {
+		texts[i] = textgen.Response(r, 0)
+		reqs[i] = protocol.Request{Op: "extract", Text: protocol.Str(texts[i])}
+	}
+	answers, err := ref.DoAll(reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i, a := range answers {
+		want, wantOK := refSummary(t, a)
+		if got, ok := naiveExtract(texts[i]); got != want || ok != wantOK {
+			bad++
+		}
+	}
+	t.Logf("the naive regexp port disagrees with the reference on %d of %d inputs", bad, n)
+	if bad < n/100 {
+		t.Errorf("the naive port disagrees on only %d of %d inputs: the generator misses the JavaScript traps", bad, n)
+	}
+}
