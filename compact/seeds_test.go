@@ -1,10 +1,23 @@
 package compact_test
 
-import "testing"
+import (
+	"testing"
 
-// seedTexts returns the fuzz seeds: tricky inputs from the unit tests' traps.
+	"github.com/compacteval/compacteval/corpus"
+)
+
+// seedTexts returns the fuzz seeds: every corpus response, then tricky inputs from the unit
+// tests' traps.
 func seedTexts(tb testing.TB) []string {
-	return []string{
+	cases, err := corpus.Load("../corpus/cases")
+	if err != nil {
+		tb.Fatalf("load corpus seeds: %v", err)
+	}
+	var seeds []string
+	for _, c := range cases {
+		seeds = append(seeds, c.Response)
+	}
+	return append(seeds,
 		"",
 		"<analysis>\nthink\n</analysis>\n\n<summary>\n1. Request\n</summary>\n",
 		"<summary>\r\nbody\r\n</summary>\r\n",
@@ -14,5 +27,5 @@ func seedTexts(tb testing.TB) []string {
 		"<analysis>a</analysis>mid</analysis>",
 		"\ufeff<summary>\n\u0085body\ufeff\n</summary>",
 		"<summary>\n<summary>\n<summary>\n",
-	}
+	)
 }
