@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
@@ -298,4 +297,3 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 	return exitOK
 }
 
-var _ = strings.TrimSpace
