@@ -296,4 +296,3 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 	}
 	return exitOK
 }
-
