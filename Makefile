@@ -17,8 +17,9 @@ vet: ## go vet and gofmt
 unit: ## go test ./...
 	$(GO) test ./...
 
-corpus-lint: ## check every corpus case and its known deviations
+corpus-lint: ## check every corpus case and its known deviations, and that case files are canonical
 	$(GO) run ./cmd/compacteval corpus lint
+	$(GO) run ./cmd/compacteval corpus fmt -check
 
 run: ## extract every bundled corpus case with every extractor and print the summary table
 	$(GO) run ./cmd/compacteval corpus stats

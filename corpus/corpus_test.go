@@ -41,7 +41,9 @@ func TestCorpusSize(t *testing.T) {
 		t.Errorf("the corpus has %d cases, want at least 150", len(cases))
 	}
 	count := map[string]int{}
+	largest := 0
 	for _, c := range cases {
+		largest = max(largest, len(c.Response))
 		for _, cat := range c.Categories {
 			count[cat]++
 		}
@@ -50,6 +52,10 @@ func TestCorpusSize(t *testing.T) {
 		if count[cat] < 10 {
 			t.Errorf("category %s has %d cases, want at least 10", cat, count[cat])
 		}
+	}
+	// One answer uses (nearly) the whole max_tokens budget, at 4 characters a token.
+	if want := compact.MaxTokens * 4 * 98 / 100; largest < want {
+		t.Errorf("the largest response has %d characters, want one of at least %d (a full %d-token answer)", largest, want, compact.MaxTokens)
 	}
 }
 
@@ -96,9 +102,9 @@ func TestGolden(t *testing.T) {
 				continue
 			}
 			if got != want {
-				t.Errorf("%s on %s differs from %s (-golden +got):\nok: %v -> %v, path: %s -> %s\n%s"+
+				t.Errorf("%s on %s differs from %s (-golden +got):\n%s"+
 					"You can run 'go test ./corpus -run Golden -update' if the change is intended; read the diff first.",
-					ex.Name, c.ID, path, want.OK, got.OK, want.Path, got.Path, textdiff.Unified(want.Summary, got.Summary, 3))
+					ex.Name, c.ID, path, corpus.GoldenDiff(want, got))
 			}
 		}
 	}

@@ -25,7 +25,7 @@ func Format(c *Case) ([]byte, error) {
 		cats.Content = append(cats.Content, str(cat))
 	}
 	add(root, "categories", cats)
-	add(root, "notes", text(c.Notes))
+	add(root, "notes", f.prose(c.Notes))
 	origin := &yaml.Node{}
 	if err := origin.Encode(c.Origin); err != nil {
 		return nil, fmt.Errorf("format %s: %w", c.ID, err)
@@ -70,8 +70,9 @@ type formatter struct {
 	quoted []string
 }
 
-func (f *formatter) placeholder(s string) *yaml.Node {
-	f.quoted = append(f.quoted, s)
+// placeholder stands for a scalar rendered as text by the formatter itself.
+func (f *formatter) placeholder(rendered string) *yaml.Node {
+	f.quoted = append(f.quoted, rendered)
 	return scalar(fmt.Sprintf("compacteval-quoted-%d-placeholder", len(f.quoted)-1), "!!str", 0)
 }
 
@@ -81,14 +82,14 @@ func (f *formatter) splice(out []byte, id string) ([]byte, error) {
 		if bytes.Count(out, ph) != 1 {
 			return nil, fmt.Errorf("format %s: the case text holds a formatter placeholder", id)
 		}
-		out = bytes.Replace(out, ph, []byte(quote(f.quoted[i])), 1)
+		out = bytes.Replace(out, ph, []byte(f.quoted[i]), 1)
 	}
 	return out, nil
 }
 
 func (f *formatter) str(s string) *yaml.Node {
 	if !blockSafe(s) {
-		return f.placeholder(s)
+		return f.placeholder(quote(s))
 	}
 	return scalar(s, "!!str", 0)
 }
@@ -97,11 +98,53 @@ func (f *formatter) str(s string) *yaml.Node {
 func (f *formatter) text(s string) *yaml.Node {
 	switch {
 	case s == "" || !blockSafe(s):
-		return f.placeholder(s)
+		return f.placeholder(quote(s))
 	case strings.Contains(s, "\n"):
 		return scalar(s, "!!str", yaml.LiteralStyle)
 	}
 	return scalar(s, "!!str", 0)
+}
+
+// proseWidth is where folded notes wrap.
+const proseWidth = 96
+
+// prose is a one-line note: a folded block wrapped at proseWidth when it is long, so
+// that case files read well in an editor and in a diff. (yaml.v3 does not wrap.)
+func (f *formatter) prose(s string) *yaml.Node {
+	if len(s) <= proseWidth || strings.ContainsAny(s, "\n\t") || s != strings.TrimSpace(s) || !blockSafe(s) {
+		return f.text(s)
+	}
+	return f.placeholder(">-\n" + fold(s, proseWidth, "  "))
+}
+
+// fold breaks s into lines of at most width bytes (longer where a word is), each after
+// indent. It breaks only at a single space between two other characters, which is where
+// a YAML folded scalar turns a line break back into one space.
+func fold(s string, width int, indent string) string {
+	var b strings.Builder
+	for s != "" {
+		cut := -1
+		if len(s) > width {
+			for i := 1; i < len(s)-1; i++ {
+				if s[i] != ' ' || s[i-1] == ' ' || s[i+1] == ' ' {
+					continue
+				}
+				if i > width && cut > 0 {
+					break
+				}
+				cut = i
+			}
+		}
+		b.WriteString(indent)
+		if cut < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:cut])
+		b.WriteByte('\n')
+		s = s[cut+1:]
+	}
+	return b.String()
 }
 
 // quote returns s as a one-line YAML double-quoted scalar that escapes every character

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/textdiff"
+	"github.com/google/go-cmp/cmp"
 )
 
 // GoldenPath returns the golden file of case id for an extractor below root
@@ -51,6 +53,26 @@ func ParseGolden(data []byte) (compact.Extraction, error) {
 	}
 	e.Summary = string(summary)
 	return e, nil
+}
+
+// goldenFields are the parts of an extraction besides its summary text.
+type goldenFields struct {
+	OK   bool
+	Path compact.Path
+}
+
+// GoldenDiff explains how got differs from the golden want: cmp.Diff of ok and path,
+// then a unified line diff of the summary text (-golden +got). It is "" when they agree.
+func GoldenDiff(want, got compact.Extraction) string {
+	fields := cmp.Diff(goldenFields{want.OK, want.Path}, goldenFields{got.OK, got.Path})
+	if fields != "" {
+		fields = "ok, path:\n" + fields
+	}
+	summary := textdiff.Unified(want.Summary, got.Summary, 3)
+	if summary != "" {
+		summary = "summary:\n" + summary
+	}
+	return fields + summary
 }
 
 // Deviation is an extractor's result on a case that differs from the intended one.

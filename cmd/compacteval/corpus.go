@@ -100,7 +100,7 @@ func runCorpusLint(args []string, stdout, stderr io.Writer) int {
 	for _, p := range problems {
 		fmt.Fprintln(stdout, p)
 	}
-	fmt.Fprintf(stderr, "%d cases, %d problems\n", len(cases), len(problems))
+	fmt.Fprintf(stderr, "%s, %s\n", plural(len(cases), "case"), plural(len(problems), "problem"))
 	if len(problems) > 0 {
 		return exitProblem
 	}
@@ -295,4 +295,12 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// plural writes n and a noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
