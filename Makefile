@@ -30,9 +30,8 @@ bench: ## benchmarks of the port
 diff: ## the differential test against the reference with N cases (make diff N=5000000)
 	$(GO) test -count=1 -run 'Differential' ./compact -args -diff.n=$(N)
 
-fuzz: ## every fuzz target in turn for FUZZTIME each
-	$(GO) test -run '^$$' -fuzz '^FuzzExtractSummary$$' -fuzztime $(FUZZTIME) ./compact
-	$(GO) test -run '^$$' -fuzz '^FuzzBuildInstruction$$' -fuzztime $(FUZZTIME) ./compact
+fuzz: ## every fuzz target in turn for FUZZTIME each, with what each found (scripts/fuzz-all.sh)
+	FUZZTIME=$(FUZZTIME) GO=$(GO) sh scripts/fuzz-all.sh
 
 golden: ## rewrite the corpus goldens (read the diff before committing)
 	$(GO) test ./corpus -run Golden -update

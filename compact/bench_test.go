@@ -55,3 +55,17 @@ func BenchmarkNaiveRegexp(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExtractors runs every extractor profile on the same inputs as BenchmarkExtract.
+func BenchmarkExtractors(b *testing.B) {
+	for _, ex := range compact.Extractors() {
+		for _, in := range textgen.BenchInputs() {
+			b.Run(ex.Name+"/"+in.Name, func(b *testing.B) {
+				b.SetBytes(int64(len(in.Text)))
+				for b.Loop() {
+					ex.Extract(in.Text)
+				}
+			})
+		}
+	}
+}

@@ -18,9 +18,15 @@ const (
 	PathLoose
 	// PathWhole: no block; the whole text minus closed analysis blocks.
 	PathWhole
+	// PathBlock: another extractor's closed summary block.
+	PathBlock
+	// PathOpenerToEnd: a summary opener without a closer; the text after it.
+	PathOpenerToEnd
+	// PathMarker: no tags; a marker that robust accepts instead ([summary], a Summary heading).
+	PathMarker
 )
 
-var pathNames = [...]string{"none", "line-anchored", "loose", "whole"}
+var pathNames = [...]string{"none", "line-anchored", "loose", "whole", "block", "opener-to-end", "marker"}
 
 // String returns the path's name as used in goldens, reports and the pipe protocol.
 func (p Path) String() string {

@@ -14,7 +14,7 @@ const Version = 1
 var Categories = []string{
 	"well-formed", "malformed-tags", "inline-mention", "nested-example", "duplicated",
 	"truncated", "line-endings", "whitespace-unicode", "fenced", "empty-and-degenerate",
-	"order", "large",
+	"order", "large", "eval",
 }
 
 // Case is one recorded or synthetic model response with its intended summary.
@@ -29,6 +29,16 @@ type Case struct {
 	Intended   Intended `yaml:"intended"`
 	// KnownDeviations maps an extractor name to why its output differs from Intended.
 	KnownDeviations map[string]string `yaml:"known_deviations,omitempty"`
+
+	// The fields below are optional and feed eval: the conversation the response
+	// summarizes, how many of its final messages stay verbatim after compaction, facts a
+	// good summary must hold, and a reader's judgement of the summary's flaws.
+	Conversation []Message `yaml:"conversation,omitempty"`
+	KeptTail     int       `yaml:"kept_tail,omitempty"`
+	Probes       []Probe   `yaml:"probes,omitempty"`
+	// SummaryFlaws is nil without a conversation; empty ([]) when a reader judges the
+	// intended summary complete.
+	SummaryFlaws []string `yaml:"summary_flaws,omitempty"`
 
 	// File is the path the case was read from; not part of the YAML.
 	File string `yaml:"-"`
@@ -64,6 +74,49 @@ type Intended struct {
 	Found bool `yaml:"found"`
 	// Summary is the intended summary, trimmed; empty when Found is false.
 	Summary string `yaml:"summary,omitempty"`
+}
+
+// Message is one message of a conversation.
+type Message struct {
+	// Role is user, assistant or tool (a tool result).
+	Role string `yaml:"role"`
+	Text string `yaml:"text,omitempty"`
+	// ToolCalls are an assistant message's tool calls.
+	ToolCalls []ToolCall `yaml:"tool_calls,omitempty"`
+	// ToolCallID is the call a tool message answers.
+	ToolCallID string `yaml:"tool_call_id,omitempty"`
+}
+
+// ToolCall is one tool call of an assistant message: its input is the command, or the
+// arguments as JSON.
+type ToolCall struct {
+	ID    string `yaml:"id"`
+	Name  string `yaml:"name"`
+	Input string `yaml:"input"`
+}
+
+// Message roles.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Probe is a hand-written fact that a summary of the conversation must hold.
+type Probe struct {
+	Fact string `yaml:"fact"`
+	// Message is the 0-based index of the message the fact comes from.
+	Message int `yaml:"message"`
+}
+
+// SummaryFlawNames are the flaws a reader can find in a summary, for summary_flaws.
+var SummaryFlawNames = []string{
+	"drops-recent-work",  // the work right before the kept tail is missing or vague
+	"retells-tail",       // re-tells what the kept tail already holds
+	"misattributes-user", // presents assistant text as the user's words
+	"loses-constraint",   // drops or paraphrases a security constraint the user gave
+	"drops-early-work",   // loses facts from early in the conversation
+	"incomplete",         // sections or facts missing elsewhere
 }
 
 // HasCategory reports whether c is in category cat.

@@ -1,7 +1,9 @@
 package corpus
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -18,8 +20,16 @@ type keySpec struct {
 
 var caseKeys = keySpec{
 	required: []string{"version", "id", "title", "categories", "notes", "origin", "response", "intended"},
-	optional: []string{"known_deviations"},
+	optional: []string{"known_deviations", "conversation", "kept_tail", "probes", "summary_flaws"},
 	nested: map[string]keySpec{
+		"conversation": {
+			required: []string{"role"},
+			optional: []string{"text", "tool_calls", "tool_call_id"},
+			nested: map[string]keySpec{
+				"tool_calls": {required: []string{"id", "name", "input"}},
+			},
+		},
+		"probes": {required: []string{"fact", "message"}},
 		"origin": {
 			required: []string{"kind"},
 			optional: []string{"derived_from", "model", "provider", "date", "instruction_sha256", "parameters", "stop_reason", "truncated", "usage"},
@@ -29,7 +39,14 @@ var caseKeys = keySpec{
 }
 
 // checkKeys reports missing and unknown keys of a mapping node, with positions.
+// A sequence is checked element by element.
 func (p *parser) checkKeys(n *yaml.Node, prefix string, spec keySpec) {
+	if n.Kind == yaml.SequenceNode {
+		for i, e := range n.Content {
+			p.checkKeys(e, fmt.Sprintf("%s[%d].", strings.TrimSuffix(prefix, "."), i), spec)
+		}
+		return
+	}
 	if n.Kind != yaml.MappingNode {
 		return // the typed decode reports the wrong kind
 	}
@@ -89,9 +106,18 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// lookup returns the value node at a dotted path of mapping keys, or the nearest parent.
+// lookup returns the value node at a path of mapping keys and sequence indexes, or the
+// nearest parent.
 func lookup(n *yaml.Node, path ...string) *yaml.Node {
 	for _, key := range path {
+		if n.Kind == yaml.SequenceNode {
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(n.Content) {
+				return n
+			}
+			n = n.Content[i]
+			continue
+		}
 		if n.Kind != yaml.MappingNode {
 			return n
 		}
@@ -144,6 +170,7 @@ func (p *parser) check(c *Case, root *yaml.Node, wantID string) {
 	p.checkCategories(c, at)
 	p.checkOrigin(c, at)
 	p.checkIntended(c, at)
+	p.checkConversation(c, at)
 	for name, reason := range c.KnownDeviations {
 		l, col := at("known_deviations", name)
 		if _, ok := compact.Lookup(name); !ok {
@@ -230,4 +257,85 @@ func (p *parser) checkIntended(c *Case, at func(...string) (int, int)) {
 	case !utf8.ValidString(in.Summary):
 		p.add(l, col, "intended.summary is not valid UTF-8")
 	}
+}
+
+// checkConversation checks the eval fields: roles, tool call references, the kept tail,
+// probes (each fact must occur in its message) and summary flaws.
+func (p *parser) checkConversation(c *Case, at func(...string) (int, int)) {
+	if c.Conversation == nil {
+		for _, key := range []string{"kept_tail", "probes", "summary_flaws"} {
+			if n := lookup(p.root, key); n != p.root {
+				p.add(n.Line, n.Column, "%s needs a conversation", key)
+			}
+		}
+		return
+	}
+	if n := lookup(p.root, "summary_flaws"); n == p.root {
+		l, col := at("conversation")
+		p.add(l, col, "a case with a conversation needs summary_flaws: [] when the summary is complete, or the flaws a reader finds (%s)", strings.Join(SummaryFlawNames, ", "))
+	}
+	calls := map[string]bool{}
+	for i, m := range c.Conversation {
+		idx := strconv.Itoa(i)
+		switch m.Role {
+		case RoleUser, RoleAssistant:
+			if m.ToolCallID != "" {
+				l, col := at("conversation", idx, "tool_call_id")
+				p.add(l, col, "conversation[%d]: only a tool message answers a tool call", i)
+			}
+		case RoleTool:
+			if !calls[m.ToolCallID] {
+				l, col := at("conversation", idx, "tool_call_id")
+				p.add(l, col, "conversation[%d]: tool_call_id %q names no earlier tool call", i, m.ToolCallID)
+			}
+		default:
+			l, col := at("conversation", idx, "role")
+			p.add(l, col, "conversation[%d]: role %q, want user, assistant or tool", i, m.Role)
+		}
+		if len(m.ToolCalls) > 0 && m.Role != RoleAssistant {
+			l, col := at("conversation", idx, "tool_calls")
+			p.add(l, col, "conversation[%d]: only an assistant message makes tool calls", i)
+		}
+		for j, tc := range m.ToolCalls {
+			if tc.ID == "" || calls[tc.ID] {
+				l, col := at("conversation", idx, "tool_calls", strconv.Itoa(j), "id")
+				p.add(l, col, "conversation[%d]: tool call id %q is empty or used twice", i, tc.ID)
+			}
+			calls[tc.ID] = true
+		}
+		if m.Text == "" && len(m.ToolCalls) == 0 {
+			l, col := at("conversation", idx)
+			p.add(l, col, "conversation[%d] is empty", i)
+		}
+	}
+	if c.KeptTail < 0 || c.KeptTail >= len(c.Conversation) {
+		l, col := at("kept_tail")
+		p.add(l, col, "kept_tail is %d; want 0 to %d (the count of final messages kept, fewer than all %d)", c.KeptTail, len(c.Conversation)-1, len(c.Conversation))
+	}
+	for i, pr := range c.Probes {
+		l, col := at("probes", strconv.Itoa(i))
+		switch {
+		case pr.Message < 0 || pr.Message >= len(c.Conversation):
+			p.add(l, col, "probes[%d]: message %d is not in the conversation (0 to %d)", i, pr.Message, len(c.Conversation)-1)
+		case strings.TrimSpace(pr.Fact) == "":
+			p.add(l, col, "probes[%d]: empty fact", i)
+		case !strings.Contains(strings.ToLower(messageText(c.Conversation[pr.Message])), strings.ToLower(pr.Fact)):
+			p.add(l, col, "probes[%d]: fact %q does not occur in conversation[%d]", i, pr.Fact, pr.Message)
+		}
+	}
+	for _, f := range c.SummaryFlaws {
+		if !contains(SummaryFlawNames, f) {
+			l, col := at("summary_flaws")
+			p.add(l, col, "unknown summary flaw %q (have %s)", f, strings.Join(SummaryFlawNames, ", "))
+		}
+	}
+}
+
+// messageText is a message's text with its tool calls' inputs.
+func messageText(m Message) string {
+	s := m.Text
+	for _, tc := range m.ToolCalls {
+		s += "\n" + tc.Name + " " + tc.Input
+	}
+	return s
 }

@@ -108,12 +108,11 @@ func TestGolden(t *testing.T) {
 			}
 		}
 	}
-	if !*update {
-		checkNoStaleGoldens(t, cases)
-	}
+	checkNoStaleGoldens(t, cases)
 }
 
-// checkNoStaleGoldens fails on golden files whose case or extractor no longer exists.
+// checkNoStaleGoldens fails on golden files whose case or extractor no longer exists; with
+// -update it deletes them.
 func checkNoStaleGoldens(t *testing.T, cases []*corpus.Case) {
 	t.Helper()
 	want := map[string]bool{}
@@ -124,7 +123,13 @@ func checkNoStaleGoldens(t *testing.T, cases []*corpus.Case) {
 	}
 	filepath.WalkDir(goldenDir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && !want[filepath.Clean(path)] {
-			t.Errorf("stale golden file %s: no such case or extractor (delete it)", path)
+			if *update {
+				if err := os.Remove(path); err != nil {
+					t.Error(err)
+				}
+				return nil
+			}
+			t.Errorf("stale golden file %s: no such case or extractor (-update deletes it)", path)
 		}
 		return nil
 	})

@@ -50,6 +50,49 @@ func Format(c *Case) ([]byte, error) {
 		}
 		add(root, "known_deviations", dev)
 	}
+	if c.Conversation != nil {
+		conv := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, m := range c.Conversation {
+			mn := mapping()
+			add(mn, "role", str(m.Role))
+			if m.ToolCallID != "" {
+				add(mn, "tool_call_id", str(m.ToolCallID))
+			}
+			if m.Text != "" {
+				add(mn, "text", text(m.Text))
+			}
+			if len(m.ToolCalls) > 0 {
+				calls := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+				for _, tc := range m.ToolCalls {
+					cn := mapping()
+					add(cn, "id", str(tc.ID))
+					add(cn, "name", str(tc.Name))
+					add(cn, "input", text(tc.Input))
+					calls.Content = append(calls.Content, cn)
+				}
+				add(mn, "tool_calls", calls)
+			}
+			conv.Content = append(conv.Content, mn)
+		}
+		add(root, "conversation", conv)
+		add(root, "kept_tail", scalar(fmt.Sprint(c.KeptTail), "!!int", 0))
+		if len(c.Probes) > 0 {
+			probes := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+			for _, pr := range c.Probes {
+				pn := mapping()
+				pn.Style = yaml.FlowStyle
+				add(pn, "message", scalar(fmt.Sprint(pr.Message), "!!int", 0))
+				add(pn, "fact", str(pr.Fact))
+				probes.Content = append(probes.Content, pn)
+			}
+			add(root, "probes", probes)
+		}
+		flaws := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
+		for _, fl := range c.SummaryFlaws {
+			flaws.Content = append(flaws.Content, str(fl))
+		}
+		add(root, "summary_flaws", flaws)
+	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

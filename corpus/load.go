@@ -53,7 +53,7 @@ func (ps Problems) Error() string {
 
 // Load reads every *.yaml file below dir as a case whose id is its path below dir without the
 // extension; when dir is itself a category folder (corpus/cases/fenced), ids are taken from
-// its parent, so one folder can be checked alone. It returns the cases that loaded, sorted by id, and a Problems error listing
+// its parent, so one folder can be checked alone. dir may also be one case file. It returns the cases that loaded, sorted by id, and a Problems error listing
 // everything wrong, including ids used twice.
 func Load(dir string) ([]*Case, error) {
 	var files []string
@@ -69,9 +69,15 @@ func Load(dir string) ([]*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read corpus: %w", err)
 	}
-	root := dir
-	if contains(Categories, filepath.Base(filepath.Clean(dir))) {
-		root = filepath.Dir(filepath.Clean(dir))
+	root := filepath.Clean(dir)
+	single := len(files) == 1 && files[0] == dir // dir is one case file
+	if single {
+		root = filepath.Dir(root)
+	}
+	if contains(Categories, filepath.Base(root)) {
+		root = filepath.Dir(root)
+	} else if single {
+		root = "" // a file outside a category folder: its id is not checked
 	}
 	// Files are parsed in parallel (YAML decoding dominates); results are merged in file order.
 	type result struct {
@@ -86,8 +92,11 @@ func Load(dir string) ([]*Case, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				rel, _ := filepath.Rel(root, files[i])
-				id := strings.TrimSuffix(filepath.ToSlash(rel), ".yaml")
+				id := ""
+				if root != "" {
+					rel, _ := filepath.Rel(root, files[i])
+					id = strings.TrimSuffix(filepath.ToSlash(rel), ".yaml")
+				}
 				c, err := ReadFile(files[i], id)
 				results[i] = result{c, err}
 			}
@@ -150,6 +159,7 @@ func Parse(file string, data []byte, wantID string) (*Case, error) {
 		return nil, p.problems
 	}
 	root := doc.Content[0]
+	p.root = root
 	p.checkKeys(root, "", caseKeys)
 	// checkKeys is the strict-fields check (with positions and suggestions), so the node is
 	// decoded directly rather than parsed a second time by a KnownFields decoder.
@@ -175,6 +185,7 @@ func Parse(file string, data []byte, wantID string) (*Case, error) {
 
 type parser struct {
 	file     string
+	root     *yaml.Node // the case mapping, once parsed
 	problems Problems
 }
 

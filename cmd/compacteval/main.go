@@ -29,6 +29,8 @@ func commands() []command {
 		{"extract", "print the summary extracted from one model response", runExtract},
 		{"pipe", "answer reference-protocol requests on stdin, one JSON line each", runPipe},
 		{"corpus", "lint, list, format and count the corpus cases", runCorpus},
+		{"score", "score how well summaries cover the conversation before the kept tail", runScore},
+		{"drift", "mutate well-formed answers as drifting models do; score every extractor", runDrift},
 	}
 }
 

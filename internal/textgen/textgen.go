@@ -11,12 +11,14 @@ import (
 
 // Atoms are the pieces Soup draws from: tags whole and broken, every line terminator, the
 // whitespace code points where JavaScript's trim and Go's TrimSpace disagree, fences, prose
-// and characters that take two UTF-16 units.
+// characters that take two UTF-16 units, JavaScript replacement patterns ($&) and a
+// non-ASCII letter that /i must not fold to an ASCII one (ſ).
 var Atoms = []string{
 	"<summary>", "</summary>", "<analysis>", "</analysis>",
 	"<summary>", "</summary>", "<analysis>", "</analysis>",
 	"<summary", "summary>", "</summary", "<analysis", "analysis>", "</", "<", ">", "/",
 	"<SUMMARY>", "</Summary>", `<summary type="final">`, "</think>", "<example>", "</example>",
+	"<ANALYSIS>", "</Analysis>", "<ſummary>", "$&", "$'", "$`", "$$", "$1", "$<x>", "\n\n\n",
 	" ", " ", "  ", "\t", "\n", "\n", "\n", "\r", "\r\n", "\r\n", "\u2028", "\u2029", "\u0085",
 	"\v", "\f", "\u00a0", "\ufeff", "\u1680", "\u2000", "\u2005", "\u200a", "\u200b", "\u202f",
 	"\u205f", "\u3000", "\u180e", "\u2060", "\x00",

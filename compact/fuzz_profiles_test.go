@@ -1,0 +1,112 @@
+package compact_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/compacteval/compacteval/compact"
+)
+
+// go test -run='^$' -fuzz='^FuzzExtractors$' -fuzztime=30s ./compact
+//
+// FuzzExtractors runs the extractor numbered which (modulo the number of extractors) and
+// checks the guarantees its doc comment gives.
+func FuzzExtractors(f *testing.F) {
+	exs := compact.Extractors()
+	for i, s := range seedTexts(f) {
+		f.Add(s, uint8(i%len(exs)))
+	}
+	f.Fuzz(func(t *testing.T, text string, which uint8) {
+		ex := exs[int(which)%len(exs)]
+		e := ex.Extract(text)
+		if again := ex.Extract(text); again != e {
+			t.Fatalf("%s(%q) is not deterministic: %+v then %+v", ex.Name, text, e, again)
+		}
+		if !e.OK && e.Summary != "" {
+			t.Fatalf("%s(%q) = %+v: no summary but a non-empty text", ex.Name, text, e)
+		}
+		if compact.TrimJS(e.Summary) != e.Summary {
+			t.Fatalf("%s(%q).Summary = %q is not trimmed", ex.Name, text, e.Summary)
+		}
+		switch ex.Name {
+		case "plain":
+			if e.Summary != compact.TrimJS(text) {
+				t.Fatalf("plain(%q) = %q, want the whole text trimmed", text, e.Summary)
+			}
+		case "vscode":
+			if e.OK != strings.Contains(text, "<summary>") {
+				t.Fatalf("vscode(%q).OK = %v, want whether the text holds <summary>", text, e.OK)
+			}
+			if !strings.Contains(text, e.Summary) {
+				t.Fatalf("vscode(%q) = %q, not part of the text", text, e.Summary)
+			}
+		case "dust":
+			if !strings.Contains(text, e.Summary) {
+				t.Fatalf("dust(%q) = %q, not part of the text", text, e.Summary)
+			}
+		case "claude-code":
+			if e.Path == compact.PathBlock && !strings.Contains(e.Summary, "Summary:") {
+				t.Fatalf("claude-code(%q) = %q replaced a block without a Summary: line", text, e.Summary)
+			}
+		case "robust":
+			checkRobust(t, text, e)
+		}
+	})
+}
+
+var anyTag = regexp.MustCompile(`<[^<>]*>`)
+
+// checkRobust checks robust's guarantees on any text: a found summary has content, and
+// a well-formed answer gives seed's result.
+func checkRobust(t *testing.T, text string, e compact.Extraction) {
+	t.Helper()
+	if e.OK && compact.TrimJS(anyTag.ReplaceAllString(e.Summary, "")) == "" {
+		t.Fatalf("robust(%q) = %q: only tags", text, e.Summary)
+	}
+}
+
+// go test -run='^$' -fuzz='^FuzzRobustNoLeak$' -fuzztime=30s ./compact
+//
+// FuzzRobustNoLeak puts a marker inside a closed analysis block with no tags in it, between
+// any texts without code fences: robust never returns it.
+func FuzzRobustNoLeak(f *testing.F) {
+	texts := seedTexts(f)
+	for i := 0; i+1 < len(texts); i += 2 {
+		f.Add(texts[i], "I read the code.", texts[i+1], uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, before, inside, after string, form uint8) {
+		noFence := strings.NewReplacer("```", "", "~~~", "")
+		before, after = noFence.Replace(before), noFence.Replace(after)
+		inside = strings.ReplaceAll(inside, "<", "(")
+		open := [...]string{"<analysis>", "<analysis>\n", "\n<analysis>\n", "<Analysis type=\"x\">\n"}[form%4]
+		closer := [...]string{"</analysis>", "\n</analysis>\n", "</think>", "\n</ANALYSIS>"}[form/4%4]
+		text := before + open + inside + " LEAK-MARKER " + closer + after
+		if e := compact.ExtractRobust(text); strings.Contains(e.Summary, "LEAK-MARKER") && !strings.Contains(before+after, "LEAK-MARKER") {
+			t.Fatalf("ExtractRobust(%q) = %q: leaked the closed analysis block", text, e.Summary)
+		}
+	})
+}
+
+// go test -run='^$' -fuzz='^FuzzRobustWellFormed$' -fuzztime=30s ./compact
+//
+// FuzzRobustWellFormed builds a well-formed answer from any analysis and summary text (no
+// tags, "\n" line ends) and requires robust to return exactly what seed returns.
+func FuzzRobustWellFormed(f *testing.F) {
+	f.Add("I looked at main.go.", "1. Primary Request and Intent:\n   fix it", true)
+	f.Fuzz(func(t *testing.T, analysis, body string, trailingNewline bool) {
+		clean := strings.NewReplacer("<", "(", "\r", "", "\u2028", "", "\u2029", "", "\u0085", "")
+		analysis, body = clean.Replace(analysis), clean.Replace(body)
+		text := "<analysis>\n" + analysis + "\n</analysis>\n\n<summary>\n" + body + "\n" + sectionsBody + "\n</summary>"
+		if trailingNewline {
+			text += "\n"
+		}
+		if seed, robust := compact.Extract(text), compact.ExtractRobust(text); seed != robust {
+			t.Fatalf("ExtractRobust(%q) = %+v, seed gives %+v", text, robust, seed)
+		}
+	})
+}
+
+const sectionsBody = "1. Primary Request and Intent:\n   a\n2. Key Technical Concepts:\n   b\n3. Files and Code Sections:\n   c\n" +
+	"4. Errors and fixes:\n   d\n5. Problem Solving:\n   e\n6. All user messages:\n   f\n7. Pending Tasks:\n   g\n" +
+	"8. Current Work:\n   h\n9. Optional Next Step:\n   i"

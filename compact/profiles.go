@@ -1,0 +1,285 @@
+package compact
+
+import "strings"
+
+// The profiles in this file reproduce other agents' summary extractors, written from a
+// reading of their public sources (no code copied). Each is JavaScript upstream; the Go
+// versions keep JavaScript's semantics: a replace without /g touches only the first match,
+// /i folds ASCII letters only, a string replacement expands $$, $&, $` and $', and trim is
+// TrimJS. TestProfilesAgreeWithJS checks them against the same regular expressions run by
+// Node.
+
+func init() {
+	register(Extractor{
+		Name: "claude-code",
+		Source: "formatCompactSummary, src/services/compact/prompt.ts of the public reconstructions " +
+			"of Claude Code 2.1.88",
+		Extract: ExtractClaudeCode,
+	})
+	register(Extractor{
+		Name: "windmill",
+		Source: "formatCompactSummary, windmill-labs/windmill " +
+			"frontend/src/lib/components/copilot/chat/compactionPrompt.ts at 67ef1eb04ecfc60dd30d8662a5eef8a8ffba8a70",
+		Extract: ExtractWindmill,
+	})
+	register(Extractor{
+		Name: "vscode",
+		Source: "extractInlineSummary, microsoft/vscode-copilot-chat " +
+			"src/extension/prompts/node/agent/summarizedConversationHistory.tsx (2026 inline-summarization version)",
+		Extract: ExtractVSCode,
+	})
+	register(Extractor{
+		Name: "dust",
+		Source: "extractSummary, dust-tt/dust front/temporal/agent_loop/lib/compaction.ts " +
+			"(as mirrored at HomeIncorporated/dust ad6ad75c7fa8fb9b22c00b0a006158b1eba2f609)",
+		Extract: ExtractDust,
+	})
+	register(Extractor{
+		Name:    "plain",
+		Source:  "no tag parsing: the whole answer, trimmed (pi's own compaction, opencode, crush, codex)",
+		Extract: ExtractPlain,
+	})
+}
+
+// ExtractClaudeCode is Claude Code's formatCompactSummary: it removes the first
+// <analysis>...</analysis> block (lazy), replaces the first <summary>...</summary> block
+// (lazy) with "Summary:\n" and the block's trimmed content, keeps the text around the tags,
+// collapses each run of two or more newlines to two, and trims. The result is not found
+// when it is empty. Tags are case-sensitive.
+//
+// Reproduced quirk: the replacement is a JavaScript replacement string, so "$&", "$`", "$'"
+// and "$$" inside the summary expand to the matched block, the text before it, the text
+// after it and "$".
+func ExtractClaudeCode(text string) Extraction {
+	s := replaceFirstBlock(text, "<analysis>", "</analysis>", false, func(string, string, string) string { return "" })
+	path := PathWhole
+	s = replaceFirstBlock(s, "<summary>", "</summary>", false, func(match, before, after string) string {
+		path = PathBlock
+		content := match[len("<summary>") : len(match)-len("</summary>")]
+		return expandJSReplacement("Summary:\n"+TrimJS(content), match, before, after)
+	})
+	s = TrimJS(collapseNewlines(s, 2))
+	return Extraction{Summary: s, OK: s != "", Path: path}
+}
+
+// ExtractWindmill is Windmill's formatCompactSummary: it removes every analysis block
+// (lazy, case-insensitive); takes the trimmed content of the first summary block (lazy,
+// case-insensitive), or with no closed block the text from the first opener on (opener
+// included), or with no opener the text as it is; then removes every <analysis>,
+// </analysis>, <summary> and </summary> tag (case-insensitive), collapses runs of three or
+// more newlines to two, and trims. Empty means not found.
+func ExtractWindmill(text string) Extraction {
+	s := removeAllBlocks(text, "<analysis>", "</analysis>", true)
+	path := PathWhole
+	if start, end, ok := findBlock(s, "<summary>", "</summary>", true, 0); ok {
+		s = TrimJS(s[start+len("<summary>") : end-len("</summary>")])
+		path = PathBlock
+	} else if i := indexFold(s, "<summary>", 0); i >= 0 {
+		s = s[i:]
+		path = PathOpenerToEnd
+	}
+	for _, tag := range []string{"<analysis>", "</analysis>", "<summary>", "</summary>"} {
+		s = removeAllFold(s, tag)
+	}
+	s = TrimJS(collapseNewlines(s, 3))
+	return Extraction{Summary: s, OK: s != "", Path: path}
+}
+
+// ExtractVSCode is VS Code Copilot Chat's extractInlineSummary: the text between the first
+// "<summary>" and the first "</summary>" after it, or everything after the opener when no
+// closer follows, trimmed. Without an opener there is no summary. Tags are case-sensitive.
+//
+// Reproduced quirk: an opener with nothing after it gives OK with an empty summary, as
+// upstream returns "" (not undefined) and its caller applies it.
+func ExtractVSCode(text string) Extraction {
+	i := strings.Index(text, "<summary>")
+	if i < 0 {
+		return Extraction{Path: PathNone}
+	}
+	rest := text[i+len("<summary>"):]
+	if j := strings.Index(rest, "</summary>"); j >= 0 {
+		return Extraction{Summary: TrimJS(rest[:j]), OK: true, Path: PathBlock}
+	}
+	return Extraction{Summary: TrimJS(rest), OK: true, Path: PathOpenerToEnd}
+}
+
+// ExtractDust is Dust's extractSummary: the trimmed content of the first summary block
+// (lazy, case-sensitive), otherwise the whole text trimmed (analysis included). Empty means
+// not found.
+func ExtractDust(text string) Extraction {
+	if start, end, ok := findBlock(text, "<summary>", "</summary>", false, 0); ok {
+		s := TrimJS(text[start+len("<summary>") : end-len("</summary>")])
+		return Extraction{Summary: s, OK: s != "", Path: PathBlock}
+	}
+	s := TrimJS(text)
+	return Extraction{Summary: s, OK: s != "", Path: PathWhole}
+}
+
+// ExtractPlain parses no tags: the whole answer, trimmed; empty means not found. It is what
+// agents that ask for an untagged summary do (pi, opencode, crush, codex).
+func ExtractPlain(text string) Extraction {
+	s := TrimJS(text)
+	return Extraction{Summary: s, OK: s != "", Path: PathWhole}
+}
+
+// findBlock finds the leftmost match of the JavaScript pattern open[\s\S]*?close at or
+// after from: the first opener that has a closer after it, with the first such closer. It
+// returns the match's bounds. As every later opener has fewer closers after it, the first
+// opener decides.
+func findBlock(s, open, close string, fold bool, from int) (start, end int, ok bool) {
+	i := index(s, open, from, fold)
+	if i < 0 {
+		return 0, 0, false
+	}
+	j := index(s, close, i+len(open), fold)
+	if j < 0 {
+		return 0, 0, false
+	}
+	return i, j + len(close), true
+}
+
+// replaceFirstBlock is s.replace(/open[\s\S]*?close/, fn) for one match (no /g).
+func replaceFirstBlock(s, open, close string, fold bool, fn func(match, before, after string) string) string {
+	start, end, ok := findBlock(s, open, close, fold, 0)
+	if !ok {
+		return s
+	}
+	return s[:start] + fn(s[start:end], s[:start], s[end:]) + s[end:]
+}
+
+// removeAllBlocks is s.replace(/open[\s\S]*?close/g, ""): matches are found left to right,
+// each search starting where the previous match ended.
+func removeAllBlocks(s, open, close string, fold bool) string {
+	var b strings.Builder
+	pos := 0
+	for {
+		start, end, ok := findBlock(s, open, close, fold, pos)
+		if !ok {
+			break
+		}
+		b.WriteString(s[pos:start])
+		pos = end
+	}
+	if pos == 0 {
+		return s
+	}
+	b.WriteString(s[pos:])
+	return b.String()
+}
+
+// removeAllFold removes every ASCII-case-insensitive occurrence of tag.
+func removeAllFold(s, tag string) string {
+	var b strings.Builder
+	pos := 0
+	for {
+		i := indexFold(s, tag, pos)
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[pos:i])
+		pos = i + len(tag)
+	}
+	if pos == 0 {
+		return s
+	}
+	b.WriteString(s[pos:])
+	return b.String()
+}
+
+func index(s, sub string, from int, fold bool) int {
+	if fold {
+		return indexFold(s, sub, from)
+	}
+	i := strings.Index(s[from:], sub)
+	if i < 0 {
+		return -1
+	}
+	return from + i
+}
+
+// indexFold returns the first index at or after from where s holds sub with ASCII letters
+// compared case-insensitively, as a JavaScript /i pattern without the u flag does for an
+// ASCII pattern (a non-ASCII letter never matches an ASCII one there). sub must be ASCII.
+func indexFold(s, sub string, from int) int {
+	n := len(sub)
+	for i := from; i+n <= len(s); i++ {
+		if asciiEqualFold(s[i:i+n], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func asciiEqualFold(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// collapseNewlines replaces each run of at least min "\n" with "\n\n" (the JavaScript
+// replace(/\n{min,}/g, "\n\n")).
+func collapseNewlines(s string, min int) string {
+	if !strings.Contains(s, strings.Repeat("\n", min)) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\n' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '\n' {
+			j++
+		}
+		if j-i >= min {
+			b.WriteString("\n\n")
+		} else {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// expandJSReplacement expands a JavaScript replacement string for a pattern without capture
+// groups: $$ is $, $& the match, $` the text before it, $' the text after it. Other $
+// sequences ($1, $<name>) stay as written, as no group exists.
+func expandJSReplacement(repl, match, before, after string) string {
+	if !strings.Contains(repl, "$") {
+		return repl
+	}
+	var b strings.Builder
+	for i := 0; i < len(repl); i++ {
+		if repl[i] != '$' || i+1 == len(repl) {
+			b.WriteByte(repl[i])
+			continue
+		}
+		switch repl[i+1] {
+		case '$':
+			b.WriteByte('$')
+		case '&':
+			b.WriteString(match)
+		case '`':
+			b.WriteString(before)
+		case '\'':
+			b.WriteString(after)
+		default:
+			b.WriteByte('$')
+			continue
+		}
+		i++
+	}
+	return b.String()
+}

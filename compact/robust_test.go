@@ -1,0 +1,118 @@
+package compact
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/compacteval/compacteval/internal/textgen"
+)
+
+// sections is a nine-section summary body for the robust tests.
+const sections = "1. Primary Request and Intent:\n   Fix the flaky test.\n\n2. Key Technical Concepts:\n   - Go\n\n" +
+	"3. Files and Code Sections:\n   - a.go\n\n4. Errors and fixes:\n   - none\n\n5. Problem Solving:\n   done\n\n" +
+	"6. All user messages:\n    - \"fix it\"\n\n7. Pending Tasks:\n   - none\n\n8. Current Work:\n   the test\n\n" +
+	"9. Optional Next Step:\n   none"
+
+func TestExtractRobust(t *testing.T) {
+	const an = "<analysis>\nI looked at a.go. SECRET-ANALYSIS\n</analysis>\n\n"
+	short := "1. Primary Request and Intent:\n   draft\n\n2. Key Technical Concepts:\n   - Go"
+	for _, tc := range []struct {
+		name   string
+		in     string
+		want   string
+		ok     bool
+		reason string
+	}{
+		{"well-formed", an + "<summary>\n" + sections + "\n</summary>\n", sections, true, "the seed result"},
+		{"uppercase", an + "<SUMMARY>\n" + sections + "\n</SUMMARY>", sections, true, "tags in any case"},
+		{"attribute", an + "<summary type=\"final\">\n" + sections + "\n</summary>", sections, true, "attributes on the opener"},
+		{"misspelled", an + "<sumary>\n" + sections + "\n</sumary>", sections, true, "one letter off"},
+		{"spaced closer", "<analysis>\nSECRET-ANALYSIS\n</ analysis>\n<summary>\n" + sections + "\n</summary >", sections, true, "blanks inside tags"},
+		{"think closer", "<analysis>\nSECRET-ANALYSIS\n</think>\n<summary>\n" + sections + "\n</summary>", sections, true, "</think> closes an analysis"},
+		{"unclosed analysis", "<analysis>\nSECRET-ANALYSIS\n<summary>\n" + sections + "\n</summary>", sections, true, "an unclosed analysis ends at the summary"},
+		{"analysis only", an, "", false, "the analysis is never the summary"},
+		{"unclosed analysis only", "<analysis>\nSECRET-ANALYSIS and more", "", false, "nor an unclosed one"},
+		{"bare opener", an + "<summary>", "", false, "a bare opener is no summary"},
+		{"opener loop", an + strings.Repeat("<summary>\n", 50) + "<summ", "", false, "repeated openers hold no content"},
+		{"headings only", "<summary>\n1. Primary Request and Intent:\n\n2. Key Technical Concepts:\n</summary>", "", false, "an empty form is no summary"},
+		{"truncated", an + "<summary>\n" + sections + "\n</summ", sections, true, "unclosed: to the end, minus the partial closer"},
+		{"retry", an + "<summary>\n" + short + "\n</summary>\nLet me redo that.\n<summary>\n" + sections + "\n</summary>", sections, true, "the fuller block wins"},
+		{"repeat", an + "<summary>\n" + sections + "\n</summary>\n<summary>\n" + sections + "\n</summary>", sections, true, "one copy"},
+		{"sign-off", an + "<summary>\n" + sections + "\n</summary>\n<summary>Done.</summary>", sections, true, "a one-line block does not displace a full one"},
+		{"unclosed restatement", an + "<summary>\n" + sections + "\n</summary>\n<summary>\n" + short, sections, true, "a shorter unclosed copy does not win"},
+		{"inline mention", "<analysis>\nI will write the <summary> block next.\n</analysis>\n<summary>\n" + sections + "\n</summary>", sections, true, "mentions are not structure"},
+		{"inline mention, no analysis", "Use a `<summary>` tag.\n<summary>\n" + sections + "\n</summary>", sections, true, "code spans are not structure"},
+		{"html details", "<summary>\n1. Primary Request and Intent:\n<details>\n<summary>Log</summary>\nx\n</details>\n" + sections[33:] + "\n</summary>",
+			"1. Primary Request and Intent:\n<details>\n<summary>Log</summary>\nx\n</details>\n" + sections[33:], true, "an inline <summary> element in the body"},
+		{"fenced answer", "```xml\n" + an + "<summary>\n" + sections + "\n</summary>\n```", sections, true, "fences around the whole answer"},
+		{"fence wrapper in tags", an + "<summary>\n```\n" + sections + "\n```\n</summary>", sections, true, "a fence wrapping the body is dropped"},
+		{"echoed template", "<example>\n<summary>\n1. Primary Request and Intent:\n   [Detailed description]\n2. Key Technical Concepts:\n   - [Concept 1]\n   - [Concept 2]\n</summary>\n</example>\n" +
+			an + "<summary>\n" + sections + "\n</summary>", sections, true, "placeholders are not a summary"},
+		{"summary first", "<summary>\n" + sections + "\n</summary>\n" + an, sections, true, "order does not matter"},
+		{"analysis closed after summary", "<analysis>\nSECRET-ANALYSIS\n<summary>\n" + sections + "\n</summary>\n</analysis>", sections, true, "a late analysis closer"},
+		{"orphan closer", an + sections + "\n</summary>", sections, true, "the text before an orphan closer"},
+		{"heading", "## Analysis\nSECRET\n\n## Summary\n" + sections, sections, true, "a Summary heading line"},
+		{"brackets", "[summary]\n" + sections + "\n[/summary]\nThanks!", sections, true, "bracket markers"},
+		{"no markers", "Here is what we did: we fixed the test.", "", false, "prose without any marker is not passed off as a summary"},
+		{"crlf", strings.ReplaceAll(an+"<summary>\n"+sections+"\n</summary>", "\n", "\r\n"), strings.ReplaceAll(sections, "\n", "\r\n"), true, "CRLF ends lines; the body keeps it"},
+		{"nel lines", strings.ReplaceAll(an+"<summary>\n"+sections+"\n</summary>", "\n", "\u0085"), strings.ReplaceAll(sections, "\n", "\u0085"), true, "U+0085 as line terminator is trimmed at the ends"},
+		{"closed by </analysis>", an + "<summary>\n" + sections + "\n</analysis>", sections, true, "a wrong closer still closes the block"},
+		{"details on own lines", "<summary>\n1. Primary Request and Intent:\n<details>\n<summary>\nLog\n</summary>\nx\n</details>\n" + sections[33:] + "\n</summary>",
+			"1. Primary Request and Intent:\n<details>\n<summary>\nLog\n</summary>\nx\n</details>\n" + sections[33:], true, "<summary> after <details> is HTML"},
+		{"tilde fence around all, unclosed summary", "~~~\n<summary>\n" + sections + "\n```go\nx := 1\n```\n" + an, sections + "\n```go\nx := 1\n```", true,
+			"a ``` fence does not close the ~~~ one; the analysis after the unclosed block is cut"},
+		{"orphan closer, U+2028 lines", strings.ReplaceAll(an+sections+"\n</summary>", "\n", "\u2028"), strings.ReplaceAll(sections, "\n", "\u2028"), true, "every line terminator counts"},
+		{"zero-width around body", an + "<summary>\u200b\n" + sections + "\n\u200b</summary>", sections, true, "zero-width characters next to the tags"},
+	} {
+		got := ExtractRobust(tc.in)
+		if got.Summary != tc.want || got.OK != tc.ok {
+			t.Errorf("%s (%s): ExtractRobust(%q) = (%q, %v) via %s, want (%q, %v)", tc.name, tc.reason, tc.in, got.Summary, got.OK, got.Path, tc.want, tc.ok)
+		}
+		if strings.Contains(got.Summary, "SECRET-ANALYSIS") {
+			t.Errorf("%s: ExtractRobust leaked the analysis: %q", tc.name, got.Summary)
+		}
+	}
+}
+
+// TestRobustEqualsSeedOnWellFormed generates well-formed answers and requires robust to
+// return exactly what seed returns.
+func TestRobustEqualsSeedOnWellFormed(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 2000 {
+		// Well-formed: no tag-like text in the blocks, "\n" line ends.
+		prose := func(n int) string {
+			return strings.NewReplacer("<", "(", "\r", "", "\u2028", "", "\u2029", "", "\u0085", "").Replace(textgen.Prose(r, n))
+		}
+		an := prose(1 + r.IntN(4))
+		body := sections
+		if r.IntN(2) == 0 {
+			body = prose(2) + "\n" + sections + "\n" + prose(1)
+		}
+		in := "<analysis>\n" + an + "\n</analysis>\n\n<summary>\n" + body + "\n</summary>"
+		if r.IntN(2) == 0 {
+			in += "\n"
+		}
+		seed, robust := Extract(in), ExtractRobust(in)
+		if seed != robust {
+			t.Fatalf("case %d: ExtractRobust(%q) = %+v, seed gives %+v", i, in, robust, seed)
+		}
+	}
+}
+
+// TestRobustNeverLeaksAnalysis puts a marker in a closed analysis block with no tags inside,
+// among generated tag soup: robust never returns it.
+func TestRobustNeverLeaksAnalysis(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 50000 {
+		open := [...]string{"<analysis>", "<ANALYSIS>", "<analysis>\n", "\n<analysis>\n"}[r.IntN(4)]
+		closer := [...]string{"</analysis>", "\n</analysis>\n", "</think>"}[r.IntN(3)]
+		inside := strings.ReplaceAll(textgen.Prose(r, 1)+" LEAK-MARKER "+textgen.Prose(r, 1), "<", "(")
+		// No fences: an analysis block quoted in a summary's fenced code is the summary's.
+		noFence := strings.NewReplacer("```", "'''", "~~~", "---")
+		in := noFence.Replace(textgen.Soup(r, 8)) + open + inside + closer + noFence.Replace(textgen.Soup(r, 12))
+		if got := ExtractRobust(in); strings.Contains(got.Summary, "LEAK-MARKER") {
+			t.Fatalf("case %d: ExtractRobust(%q) leaked the analysis: %q", i, in, got.Summary)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compacteval/compacteval/corpus"
+)
+
+// go test -run='^$' -fuzz='^FuzzScore$' -fuzztime=30s -fuzzminimizetime=5s ./eval
+//
+// FuzzScore scores a conversation built from text (messages separated by "\n--\n", roles
+// cycling user, assistant, tool) against summary, and checks what must hold for any input:
+// no share counts more hits than facts, the cut and window stay in range, the result is
+// the same twice. Minimizing an input of several kilobytes takes the default minute; the
+// shorter -fuzzminimizetime keeps the run fuzzing.
+func FuzzScore(f *testing.F) {
+	for _, c := range loadSeedCases(f) {
+		var parts []string
+		for _, m := range c.Conversation {
+			parts = append(parts, m.Text)
+		}
+		f.Add(strings.Join(parts, "\n--\n"), c.Intended.Summary, c.KeptTail)
+	}
+	f.Add("Fix jobs/export.py\n--\nrun `go test ./...`\n--\nError: boom happened here", "8. Current Work:\njobs/export.py", 1)
+	f.Fuzz(func(t *testing.T, text, summary string, kept int) {
+		var msgs []corpus.Message
+		for i, part := range strings.Split(text, "\n--\n") {
+			msgs = append(msgs, corpus.Message{Role: []string{"user", "assistant", "tool"}[i%3], Text: part})
+		}
+		in := Input{ID: "fuzz", Conversation: msgs, Cut: len(msgs) - kept, Summary: &summary}
+		r := Score(in, Options{})
+		shares := []Share{r.Coverage, r.BoundaryCoverage, r.TailLeakage, r.UserMessages, r.ConstraintsVerbatim}
+		shares = append(shares, r.CoverageCurve[:]...)
+		for _, s := range shares {
+			if s.Hit < 0 || s.Hit > s.Of {
+				t.Fatalf("share %+v out of range", s)
+			}
+		}
+		if r.Cut < 0 || r.Cut > len(msgs) || r.Window > r.Cut {
+			t.Fatalf("cut %d, window %d for %d messages", r.Cut, r.Window, len(msgs))
+		}
+		a, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(Score(in, Options{}))
+		if !bytes.Equal(a, b) {
+			t.Fatalf("Score is not deterministic:\n%s\n%s", a, b)
+		}
+	})
+}
+
+// go test -run='^$' -fuzz='^FuzzReadSession$' -fuzztime=30s -fuzzminimizetime=5s ./eval
+//
+// FuzzReadSession feeds bytes to both session readers: they never panic, every error is a
+// *LineError or says the file is not a session, and what they return scores.
+func FuzzReadSession(f *testing.F) {
+	for _, name := range []string{"pi/v1.jsonl", "pi/v2.jsonl", "pi/v3.jsonl", "claude/transcript.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, read := range []func(*bytes.Reader, string) ([]Input, Stats, error){
+			func(r *bytes.Reader, n string) ([]Input, Stats, error) { return ReadPiSession(r, n) },
+			func(r *bytes.Reader, n string) ([]Input, Stats, error) { return ReadClaudeCode(r, n) },
+		} {
+			ins, _, err := read(bytes.NewReader(data), "f.jsonl")
+			var le *LineError
+			if err != nil && !errors.As(err, &le) && !errors.Is(err, ErrNotSession) {
+				t.Fatalf("error %v is neither a *LineError nor ErrNotSession", err)
+			}
+			for _, in := range ins {
+				Score(in, Options{})
+			}
+		}
+	})
+}
+
+// loadSeedCases returns the synthetic cases of testdata/cases. The corpus's eval cases
+// are left out: at up to 400 messages each they make every fuzzing step slow.
+func loadSeedCases(f *testing.F) []*corpus.Case {
+	cases, err := corpus.Load("testdata/cases")
+	if err != nil {
+		f.Fatal(err)
+	}
+	return cases
+}

@@ -1,0 +1,171 @@
+package eval
+
+import "strings"
+
+// summaryIndex holds a summary in the forms facts are matched against.
+type summaryIndex struct {
+	norm string // normText of the whole summary
+	// idents holds every name and qualified name in the summary and each part of the
+	// qualified ones, lowercased; code holds those written as code: shaped, followed by
+	// "(", or inside backticks or a code fence.
+	idents, code map[string]bool
+	// paths holds the path-like chunks of the summary, normalized as pathKey does;
+	// suffixes and prefixes their tails and heads at "/" boundaries.
+	paths, suffixes, prefixes map[string]bool
+	words                     map[string]bool // stemmed content words
+}
+
+func newSummaryIndex(summary string) *summaryIndex {
+	x := &summaryIndex{
+		norm:     normText(summary),
+		idents:   map[string]bool{},
+		code:     map[string]bool{},
+		paths:    map[string]bool{},
+		suffixes: map[string]bool{},
+		prefixes: map[string]bool{},
+		words:    map[string]bool{},
+	}
+	x.indexNames(summary)
+	scanChunks(summary, func(c string, call bool) {
+		if strings.Contains(c, "://") {
+			return
+		}
+		for _, part := range strings.Split(c, "=") {
+			x.addPath(trimChunk(part))
+		}
+	})
+	eachWord(summary, func(w string) bool {
+		x.words[w] = true
+		return true
+	})
+	return x
+}
+
+// indexNames fills idents and code from the runs of name characters, dots and colons.
+func (x *summaryIndex) indexNames(s string) {
+	ticks := 0 // backticks seen: odd inside inline code or a fence
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			b := s[i]
+			if isLetter(b) || isDigit(b) || b == '_' || b == '$' || b == '.' || b == ':' {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+		}
+		if start >= 0 {
+			run := strings.Trim(s[start:i], ".:")
+			asCode := ticks%2 == 1 || i < len(s) && s[i] == '('
+			x.addName(run, asCode)
+			start = -1
+		}
+		if i < len(s) && s[i] == '`' {
+			ticks++
+		}
+	}
+}
+
+func (x *summaryIndex) addName(run string, asCode bool) {
+	if run == "" {
+		return
+	}
+	lower := strings.ToLower(run)
+	x.idents[lower] = true
+	if asCode || shaped(run) {
+		x.code[lower] = true
+	}
+	if !strings.ContainsAny(run, ".:") {
+		return
+	}
+	for _, p := range strings.FieldsFunc(run, func(r rune) bool { return r == '.' || r == ':' }) {
+		lp := strings.ToLower(p)
+		x.idents[lp] = true
+		if asCode || shaped(p) {
+			x.code[lp] = true
+		}
+	}
+}
+
+// addPath indexes a chunk of the summary that may name a path. It is more lenient than
+// extraction: any chunk with a "/" and a letter, or a file name, counts.
+func (x *summaryIndex) addPath(c string) {
+	if c == "" || !pathChars(c) {
+		return
+	}
+	p := strings.ToLower(strings.TrimPrefix(strings.TrimRight(c, "/"), "./"))
+	if p == "" || !strings.Contains(p, "/") && !isFileName(p) {
+		return
+	}
+	x.paths[p] = true
+	for j := 0; j < len(p); j++ {
+		if p[j] != '/' {
+			continue
+		}
+		if j > 0 {
+			x.prefixes[p[:j]] = true
+		}
+		if j+1 < len(p) {
+			x.suffixes[p[j+1:]] = true
+		}
+	}
+	x.suffixes[p] = true
+}
+
+// mentions is holds without the rule that a plain name must be written as code: whether
+// the text names the fact at all.
+func (x *summaryIndex) mentions(f *Fact) bool {
+	if f.Kind == KindIdentifier && f.plain {
+		return x.idents[f.key]
+	}
+	return x.holds(f)
+}
+
+// holds reports whether the summary holds fact f; the package documentation gives the
+// rules per kind.
+func (x *summaryIndex) holds(f *Fact) bool {
+	switch f.Kind {
+	case KindPath:
+		if x.suffixes[f.key] || x.prefixes[f.key] {
+			return true
+		}
+		for p := f.key; ; {
+			if x.paths[p] {
+				return true
+			}
+			j := strings.IndexByte(p, '/')
+			if j < 0 {
+				return false
+			}
+			p = p[j+1:]
+		}
+	case KindIdentifier:
+		names := x.idents
+		if f.plain {
+			names = x.code
+		}
+		return names[f.key] || f.alt != "" && x.idents[f.alt]
+	case KindError:
+		if strings.Contains(x.norm, f.key) {
+			return true
+		}
+		for _, k := range f.alts {
+			if strings.Contains(x.norm, k) {
+				return true
+			}
+		}
+		words := strings.Fields(f.key)
+		return len(words) > 6 && strings.Contains(x.norm, strings.Join(words[:6], " "))
+	case KindRequest:
+		hit := 0
+		for _, w := range f.words {
+			if x.words[w] {
+				hit++
+			}
+		}
+		return 2*hit >= len(f.words)
+	default: // command, url, probe, constraint
+		return strings.Contains(x.norm, f.key)
+	}
+}

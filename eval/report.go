@@ -1,0 +1,122 @@
+package eval
+
+import "math"
+
+// SchemaVersion is the version of the Report JSON document. Adding a field keeps it; a
+// change that breaks readers (a renamed or removed field, a new meaning) bumps it.
+const SchemaVersion = 1
+
+// Report is the JSON document compacteval score -json writes, for reports and gates.
+type Report struct {
+	SchemaVersion int `json:"schema_version"`
+	// Extractor names the profile run on responses; inputs that came with their summary
+	// (sessions) say "given" in their path instead.
+	Extractor string `json:"extractor"`
+	// KeepTokens and BoundaryWindow are the options in force (0: the default rule).
+	KeepTokens     int      `json:"keep_tokens"`
+	BoundaryWindow int      `json:"boundary_window"`
+	Sources        []Source `json:"sources"`
+	Cases          []Result `json:"cases"`
+	Totals         Totals   `json:"totals"`
+}
+
+// Source is one path the inputs were read from.
+type Source struct {
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	// Cases counts the inputs read; Skipped the corpus cases without a conversation.
+	Cases   int    `json:"cases"`
+	Skipped int    `json:"skipped,omitempty"`
+	Stats   *Stats `json:"stats,omitempty"`
+}
+
+// NewReport returns the report of results scored with opt; the caller fills Sources.
+func NewReport(results []Result, opt Options) Report {
+	if results == nil {
+		results = []Result{}
+	}
+	return Report{
+		SchemaVersion:  SchemaVersion,
+		Extractor:      opt.extractor().Name,
+		KeepTokens:     opt.keepTokens(),
+		BoundaryWindow: opt.BoundaryWindow,
+		Sources:        []Source{},
+		Cases:          results,
+		Totals:         Total(results),
+	}
+}
+
+// Aggregate is a share over many cases.
+type Aggregate struct {
+	// Cases counts the cases with a value; Mean is the mean of their values (four
+	// decimals), nil when there is none; Pooled adds up their hits and counts.
+	Cases  int      `json:"cases"`
+	Mean   *float64 `json:"mean"`
+	Pooled Share    `json:"pooled"`
+
+	sum float64
+}
+
+func (a *Aggregate) add(s Share) {
+	v, ok := s.Value()
+	if !ok {
+		return
+	}
+	a.Cases++
+	a.sum += v
+	a.Pooled.Hit += s.Hit
+	a.Pooled.Of += s.Of
+	m := math.Round(a.sum/float64(a.Cases)*1e4) / 1e4
+	a.Mean = &m
+}
+
+// Totals sums the results of a report.
+type Totals struct {
+	Cases        int `json:"cases"`
+	SummaryFound int `json:"summary_found"`
+
+	Coverage                Aggregate `json:"coverage"`
+	BoundaryCoverage        Aggregate `json:"boundary_coverage"`
+	TailLeakage             Aggregate `json:"tail_leakage"`
+	UserMessages            Aggregate `json:"user_messages"`
+	ConstraintsVerbatim     Aggregate `json:"constraints_verbatim"`
+	PreviousSummarySurvival Aggregate `json:"previous_summary_survival"`
+
+	FakeUserTurns int `json:"fake_user_turns"`
+	Misattributed int `json:"misattributed"`
+	// SectionsComplete counts the summaries with all nine sections in order.
+	SectionsComplete int `json:"sections_complete"`
+	BoundaryComputed int `json:"boundary_computed"`
+	SummaryTokens    int `json:"summary_tokens"`
+	SummarizedTokens int `json:"summarized_tokens"`
+}
+
+// Total returns the totals of results.
+func Total(results []Result) Totals {
+	var t Totals
+	for _, r := range results {
+		t.Cases++
+		if r.Found {
+			t.SummaryFound++
+		}
+		t.Coverage.add(r.Coverage)
+		t.BoundaryCoverage.add(r.BoundaryCoverage)
+		t.TailLeakage.add(r.TailLeakage)
+		t.UserMessages.add(r.UserMessages)
+		t.ConstraintsVerbatim.add(r.ConstraintsVerbatim)
+		if r.PreviousSummarySurvival != nil {
+			t.PreviousSummarySurvival.add(*r.PreviousSummarySurvival)
+		}
+		t.FakeUserTurns += r.FakeUserTurns
+		t.Misattributed += len(r.Misattributed)
+		if r.Sections.Complete() {
+			t.SectionsComplete++
+		}
+		if r.BoundaryComputed {
+			t.BoundaryComputed++
+		}
+		t.SummaryTokens += r.SummaryTokens
+		t.SummarizedTokens += r.SummarizedTokens
+	}
+	return t
+}

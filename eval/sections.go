@@ -1,0 +1,144 @@
+package eval
+
+import (
+	"strings"
+)
+
+// SectionNames are the nine sections the compaction instruction asks for, in order;
+// section n is SectionNames[n-1].
+var SectionNames = [9]string{
+	"Primary Request and Intent", "Key Technical Concepts", "Files and Code Sections",
+	"Errors and fixes", "Problem Solving", "All user messages", "Pending Tasks",
+	"Current Work", "Optional Next Step",
+}
+
+// sectionKeys are the lowercase openings that name each section in a heading.
+var sectionKeys = [9][]string{
+	{"primary request"},
+	{"key technical concept", "technical concept"},
+	{"files and code"},
+	{"errors and fix", "errors & fix", "errors and their fix"},
+	{"problem solving"},
+	{"all user messages", "user messages"},
+	{"pending task"},
+	{"current work"},
+	{"optional next step", "next step"},
+}
+
+// Sections says which of the nine sections a summary has.
+type Sections struct {
+	// Present are the numbers (1 to 9) of the sections found, ascending; Missing the others.
+	Present []int `json:"present"`
+	Missing []int `json:"missing"`
+	// InOrder reports whether the present sections appear in their numbered order.
+	InOrder bool `json:"in_order"`
+}
+
+// Complete reports whether all nine sections are present and in order.
+func (s Sections) Complete() bool { return len(s.Present) == 9 && s.InOrder }
+
+// heading is one section heading of a summary: the section number and the byte offsets of
+// the heading line and of the end of its section (the next heading, or the end).
+type heading struct {
+	n, start, end int
+}
+
+// findHeadings returns the section headings of a summary in text order. A heading is a
+// line, outside code fences, that names a section at its start after markdown marks
+// (#, *, _, >, -) and an optional number ("8.", "8)", "8:"); without a number it must be a
+// markdown heading or bold. The number written does not matter; the name decides.
+func findHeadings(summary string) []heading {
+	var hs []heading
+	inFence := false
+	for off := 0; off < len(summary); {
+		end := strings.IndexByte(summary[off:], '\n')
+		if end < 0 {
+			end = len(summary)
+		} else {
+			end += off
+		}
+		line := summary[off:end]
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+		} else if n := sectionOf(t); n > 0 && !inFence {
+			hs = append(hs, heading{n: n, start: off})
+		}
+		off = end + 1
+	}
+	for i := range hs {
+		hs[i].end = len(summary)
+		if i+1 < len(hs) {
+			hs[i].end = hs[i+1].start
+		}
+	}
+	return hs
+}
+
+// sectionOf returns the section a trimmed line is the heading of, or 0.
+func sectionOf(t string) int {
+	marked := strings.HasPrefix(t, "#") || strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__")
+	t = strings.TrimLeft(t, "#*_>- \t")
+	numbered := false
+	if j := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); j > 0 && j <= 2 && strings.ContainsRune(".):", rune(t[j])) {
+		t = t[j+1:]
+		numbered = true
+	}
+	if !numbered && !marked {
+		return 0
+	}
+	t = strings.ToLower(strings.TrimLeft(t, "*_ \t"))
+	for i, keys := range sectionKeys {
+		for _, k := range keys {
+			if strings.HasPrefix(t, k) {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// sectionsOf summarizes the headings of a summary.
+func sectionsOf(hs []heading) Sections {
+	first := map[int]int{} // section -> position of its first heading
+	for i, h := range hs {
+		if _, ok := first[h.n]; !ok {
+			first[h.n] = i
+		}
+	}
+	s := Sections{Present: []int{}, Missing: []int{}, InOrder: true}
+	last := -1
+	for n := 1; n <= 9; n++ {
+		pos, ok := first[n]
+		if !ok {
+			s.Missing = append(s.Missing, n)
+			continue
+		}
+		s.Present = append(s.Present, n)
+		if pos < last {
+			s.InOrder = false
+		}
+		last = pos
+	}
+	return s
+}
+
+// WithoutSection returns summary without every section numbered n (its heading and body),
+// and false when the summary has no such section.
+func WithoutSection(summary string, n int) (string, bool) {
+	var b strings.Builder
+	copied, found := 0, false
+	for _, h := range findHeadings(summary) {
+		if h.n != n {
+			continue
+		}
+		found = true
+		b.WriteString(summary[copied:h.start])
+		copied = h.end
+	}
+	if !found {
+		return summary, false
+	}
+	b.WriteString(summary[copied:])
+	return b.String(), true
+}

@@ -1,0 +1,197 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/compacteval/compacteval/corpus"
+)
+
+// minCorpusCases is how many corpus cases with a conversation the corpus validity check
+// needs before its 95% means anything.
+const minCorpusCases = 10
+
+// loadEvalCases loads the cases with a conversation under dir. Problems in other files
+// (cases being written) are logged, not fatal: the cases that loaded are checked.
+func loadEvalCases(t *testing.T, dir string) []*corpus.Case {
+	t.Helper()
+	cases, err := corpus.Load(dir)
+	var ps corpus.Problems
+	switch {
+	case errors.As(err, &ps):
+		t.Logf("%s: %d corpus problems; checking the %d cases that loaded (compacteval corpus lint lists them)", dir, len(ps), len(cases))
+	case err != nil:
+		t.Fatalf("corpus.Load(%s): %v", dir, err)
+	}
+	var out []*corpus.Case
+	for _, c := range cases {
+		if len(c.Conversation) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func inputsOf(cases []*corpus.Case) []Input {
+	var ins []Input
+	for _, c := range cases {
+		if in, ok := FromCase(c); ok {
+			ins = append(ins, in)
+		}
+	}
+	return ins
+}
+
+// checkValidity requires the real summaries to outrank their ablations in at least 95% of
+// the pairs, and prints the pairs they do not.
+func checkValidity(t *testing.T, ins []Input) {
+	t.Helper()
+	v := Validate(ins, Options{})
+	won := v.Outranked()
+	share, ok := won.Value()
+	if !ok {
+		t.Fatalf("Validate(%d inputs) built no pair (skipped: %v)", len(ins), v.Skipped)
+	}
+	t.Logf("%d inputs: real summary outranks its ablation in %d of %d pairs (%.1f%%); %d not applicable; skipped %v",
+		len(ins), won.Hit, won.Of, 100*share, len(v.NotApplicable), v.Skipped)
+	for _, p := range v.Wrong() {
+		t.Logf("not outranked: %s", p)
+	}
+	for _, p := range v.NotApplicable {
+		t.Logf("not applicable (the cut text holds no fact): %s", p)
+	}
+	if share < 0.95 {
+		t.Errorf("real summaries outrank their ablations in %d of %d pairs (%.1f%%), want at least 95%%", won.Hit, won.Of, 100*share)
+	}
+	for _, name := range []string{AblationLastThirdCut, AblationTailOnly, AblationNoCurrentWork} {
+		if !slices.ContainsFunc(v.Pairs, func(p Pair) bool { return p.Ablation == name }) {
+			t.Errorf("no pair used the %s ablation", name)
+		}
+	}
+	if len(ins) > 1 && !slices.ContainsFunc(v.Pairs, func(p Pair) bool { return p.Ablation == AblationOtherCase }) {
+		t.Errorf("no pair used the %s ablation", AblationOtherCase)
+	}
+}
+
+func TestValidityCorpus(t *testing.T) {
+	cases := loadEvalCases(t, "../corpus/cases")
+	if len(cases) < minCorpusCases {
+		t.Skipf("only %d corpus cases have a conversation; the validity check needs %d (corpus/cases/eval is being written); TestValiditySynthetic still runs", len(cases), minCorpusCases)
+	}
+	checkValidity(t, inputsOf(cases))
+}
+
+func TestValiditySynthetic(t *testing.T) {
+	cases := loadEvalCases(t, "testdata/cases")
+	if len(cases) < 7 {
+		t.Fatalf("testdata/cases has %d cases with a conversation, want 7", len(cases))
+	}
+	checkValidity(t, inputsOf(cases))
+}
+
+func TestValidityCatchesABlindScore(t *testing.T) {
+	// The check must be able to fail: a summary that is its own ablation (nothing after
+	// section 7, nothing the tail does not say) wins no pair.
+	in := scoreInput("7. Pending Tasks:\nnone")
+	v := Validate([]Input{in}, Options{})
+	if won := v.Outranked(); won.Hit != 0 || won.Of == 0 {
+		t.Errorf("Validate(empty summary) outranked %d of %d pairs; want 0 of some", won.Hit, won.Of)
+	}
+}
+
+// flawChecks says, for each summary flaw, how a flawed summary must score against a
+// complete sibling: a summary of the same conversation and kept tail whose summary_flaws
+// is empty.
+var flawChecks = map[string]struct {
+	measure string
+	worse   func(flawed, complete Result) bool
+}{
+	"drops-recent-work": {"boundary_coverage lower", func(f, c Result) bool { return f.BoundaryCoverage.Hit < c.BoundaryCoverage.Hit }},
+	"retells-tail":      {"tail_leakage higher", func(f, c Result) bool { return f.TailLeakage.Hit > c.TailLeakage.Hit }},
+	"misattributes-user": {"more misattributed", func(f, c Result) bool {
+		return len(f.Misattributed) > len(c.Misattributed)
+	}},
+	"loses-constraint": {"constraints_verbatim lower", func(f, c Result) bool { return f.ConstraintsVerbatim.Hit < c.ConstraintsVerbatim.Hit }},
+	"drops-early-work": {"coverage of the first half of the curve lower", func(f, c Result) bool { return earlyHits(f) < earlyHits(c) }},
+	"incomplete":       {"coverage lower", func(f, c Result) bool { return f.Coverage.Hit < c.Coverage.Hit }},
+}
+
+func earlyHits(r Result) int {
+	n := 0
+	for _, s := range r.CoverageCurve[:5] {
+		n += s.Hit
+	}
+	return n
+}
+
+// checkFlaws scores the intended summaries and checks every labelled flaw against each
+// complete sibling. Siblings share origin.derived_from (or one derives from the other),
+// the conversation and the kept tail.
+func checkFlaws(t *testing.T, cases []*corpus.Case) (pairs int) {
+	t.Helper()
+	family := func(c *corpus.Case) string {
+		if c.Origin.DerivedFrom != "" {
+			return c.Origin.DerivedFrom
+		}
+		return c.ID
+	}
+	scored := map[string]Result{}
+	score := func(c *corpus.Case) Result {
+		if r, ok := scored[c.ID]; ok {
+			return r
+		}
+		in, _ := FromCase(c)
+		in.Summary = &c.Intended.Summary
+		r := Score(in, Options{})
+		scored[c.ID] = r
+		return r
+	}
+	for _, flawed := range cases {
+		for _, flaw := range flawed.SummaryFlaws {
+			check, ok := flawChecks[flaw]
+			if !ok {
+				t.Errorf("%s: no check for flaw %q", flawed.ID, flaw)
+				continue
+			}
+			for _, complete := range cases {
+				if complete.SummaryFlaws == nil || len(complete.SummaryFlaws) > 0 || family(complete) != family(flawed) ||
+					complete.KeptTail != flawed.KeptTail || fingerprint(complete.Conversation) != fingerprint(flawed.Conversation) {
+					continue
+				}
+				pairs++
+				f, c := score(flawed), score(complete)
+				if !check.worse(f, c) {
+					t.Errorf("%s is labelled %s but does not score worse than %s (want %s): %s",
+						flawed.ID, flaw, complete.ID, check.measure, flawSummary(f, c))
+				}
+			}
+		}
+	}
+	return pairs
+}
+
+func flawSummary(f, c Result) string {
+	return fmt.Sprintf("coverage %d/%d vs %d/%d, boundary %d/%d vs %d/%d, leak %d/%d vs %d/%d, constraints %d/%d vs %d/%d, misattributed %d vs %d, early %d vs %d",
+		f.Coverage.Hit, f.Coverage.Of, c.Coverage.Hit, c.Coverage.Of,
+		f.BoundaryCoverage.Hit, f.BoundaryCoverage.Of, c.BoundaryCoverage.Hit, c.BoundaryCoverage.Of,
+		f.TailLeakage.Hit, f.TailLeakage.Of, c.TailLeakage.Hit, c.TailLeakage.Of,
+		f.ConstraintsVerbatim.Hit, f.ConstraintsVerbatim.Of, c.ConstraintsVerbatim.Hit, c.ConstraintsVerbatim.Of,
+		len(f.Misattributed), len(c.Misattributed), earlyHits(f), earlyHits(c))
+}
+
+func TestFlawsAgreeCorpus(t *testing.T) {
+	cases := loadEvalCases(t, "../corpus/cases")
+	pairs := checkFlaws(t, cases)
+	if pairs == 0 {
+		t.Skipf("no corpus case with a labelled flaw has a complete sibling yet (%d cases with a conversation); TestFlawsAgreeSynthetic still runs", len(cases))
+	}
+	t.Logf("%d flawed-complete pairs agree", pairs)
+}
+
+func TestFlawsAgreeSynthetic(t *testing.T) {
+	if pairs := checkFlaws(t, loadEvalCases(t, "testdata/cases")); pairs != 4 {
+		t.Errorf("checked %d flawed-complete pairs in testdata/cases, want 4", pairs)
+	}
+}

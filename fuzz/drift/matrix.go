@@ -1,0 +1,275 @@
+package drift
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/compacteval/compacteval/compact"
+)
+
+// Outcome is how one extraction compares with a sample's intended result.
+//
+//   - Exact: the sample is not ambiguous, and the extractor returns the intended summary byte
+//     for byte (OK and Summary equal to Intended.Summary), or finds nothing (!OK) when the
+//     intended is not found.
+//   - Leaked: the extractor returns a summary one of whose lines (split at every line
+//     terminator, trimmed, as Lines does) is one of the sample's Analysis lines: a line of
+//     the analysis text, at least MinAnalysisLine bytes, that is no line of any summary block.
+//     Ambiguous samples count: analysis is never summary.
+//   - Lost: the sample is not ambiguous, its intended summary is found, and the extractor
+//     returns nothing (!OK) or a summary holding fewer than half of the intended summary's
+//     distinct lines (compared as Lines gives them, so line terminators and the blanks around
+//     a line do not matter).
+type Outcome struct {
+	Exact, Leaked, Lost bool
+}
+
+// Judge returns the outcome of extraction e on sample s.
+func Judge(s Sample, e compact.Extraction) Outcome {
+	return newJudge(s).outcome(e)
+}
+
+// judge holds what every extraction of one sample is compared with.
+type judge struct {
+	s        Sample
+	analysis map[string]bool
+	// intended maps each distinct line of the intended summary to its index.
+	intended map[string]int
+	// intendedLeaks says whether the intended summary itself holds an analysis line (a cut
+	// can leave one as its last line), so that an exact extraction needs no second look.
+	intendedLeaks bool
+}
+
+func newJudge(s Sample) *judge {
+	j := &judge{s: s, analysis: make(map[string]bool, len(s.Analysis)), intended: map[string]int{}}
+	for _, l := range s.Analysis {
+		j.analysis[l] = true
+	}
+	eachLine(s.Intended.Summary, func(l string) {
+		if _, dup := j.intended[l]; !dup {
+			j.intended[l] = len(j.intended)
+		}
+		j.intendedLeaks = j.intendedLeaks || j.analysis[l]
+	})
+	return j
+}
+
+func (j *judge) outcome(e compact.Extraction) Outcome {
+	in := j.s.Intended
+	if e.OK && in.Found && e.Summary == in.Summary {
+		return Outcome{Exact: !j.s.Ambiguous, Leaked: j.intendedLeaks}
+	}
+	var o Outcome
+	if !j.s.Ambiguous {
+		o.Exact = !in.Found && !e.OK
+	}
+	held := make([]bool, len(j.intended))
+	n := 0
+	if e.OK {
+		eachLine(e.Summary, func(l string) {
+			if j.analysis[l] {
+				o.Leaked = true
+			}
+			if i, ok := j.intended[l]; ok && !held[i] {
+				held[i] = true
+				n++
+			}
+		})
+	}
+	if !j.s.Ambiguous && in.Found {
+		o.Lost = !e.OK || 2*n < len(j.intended)
+	}
+	return o
+}
+
+// Cell counts one extractor's outcomes over a row's samples.
+type Cell struct {
+	Extractor string `json:"extractor"`
+	// Exact counts exact recoveries, out of the row's Samples minus Ambiguous.
+	Exact int `json:"exact"`
+	// Leaked counts summaries holding an analysis line, out of all the row's Samples.
+	Leaked int `json:"analysis_leaked"`
+	// Lost counts lost summaries, out of the row's Found.
+	Lost int `json:"summary_lost"`
+}
+
+// Row is one group of samples: an operator's, or a total.
+type Row struct {
+	// Operator is the operator's name, "identity" or "total".
+	Operator  string `json:"operator"`
+	Samples   int    `json:"samples"`
+	Ambiguous int    `json:"ambiguous"`
+	// Found counts the samples that are not ambiguous and whose intended summary is found.
+	Found int    `json:"intended_found"`
+	Cells []Cell `json:"cells"`
+}
+
+// MatrixResult is the outcome of every extractor on the mutations of every operator.
+type MatrixResult struct {
+	Seed int64 `json:"seed"`
+	// N is the number of samples per operator in Single, and of the identity.
+	N int `json:"n"`
+	// Pairs are the ids of the pairs the samples were made from, in turn.
+	Pairs      []string `json:"pairs"`
+	Extractors []string `json:"extractors"`
+	Operators  []string `json:"operators"`
+	// Identity holds the unmutated pairs: every extractor should be exact there.
+	Identity Row `json:"identity"`
+	// Single has one row per operator, each over N samples where it is applied alone.
+	Single      []Row `json:"single"`
+	SingleTotal Row   `json:"single_total"`
+	// Composed has one row per operator over the composed samples it takes part in: N times
+	// the number of operators samples of 2 or 3 operators each, so a sample counts in the
+	// rows of all its operators.
+	Composed      []Row `json:"composed"`
+	ComposedTotal Row   `json:"composed_total"`
+	// Total counts every sample once: identity, single and composed.
+	Total Row `json:"total"`
+}
+
+// job is one sample to make and judge.
+type job struct {
+	pair int
+	seed int64
+	op   int // the operator of a single sample; -1 for identity, -2 for composed
+	k    int // the number of operators of a composed sample
+}
+
+// result is a job's sample and its outcome for each extractor.
+type result struct {
+	ops       []string
+	ambiguous bool
+	found     bool
+	outcomes  []Outcome
+}
+
+// Matrix mutates pairs and runs every extractor on every sample: n identity samples, n single
+// samples per operator, and n times the number of operators composed samples of 2 or 3
+// operators. Pairs are used in turn; each sample's seed is drawn from seed in a fixed order,
+// so the result depends only on its arguments (samples are judged in parallel and counted in
+// order). It returns an empty result when pairs is empty or n < 1.
+func Matrix(pairs []Pair, extractors []compact.Extractor, seed int64, n int) MatrixResult {
+	ops := Operators()
+	m := MatrixResult{Seed: seed, N: n, Operators: OperatorNames()}
+	for _, p := range pairs {
+		m.Pairs = append(m.Pairs, p.ID)
+	}
+	for _, e := range extractors {
+		m.Extractors = append(m.Extractors, e.Name)
+	}
+	if len(pairs) == 0 || n < 1 {
+		return m
+	}
+	master := newRand(seed)
+	var jobs []job
+	for i := range n {
+		jobs = append(jobs, job{pair: i % len(pairs), seed: master.Int64(), op: -1})
+	}
+	for o := range ops {
+		for i := range n {
+			jobs = append(jobs, job{pair: i % len(pairs), seed: master.Int64(), op: o})
+		}
+	}
+	for i := range n * len(ops) {
+		jobs = append(jobs, job{pair: i % len(pairs), seed: master.Int64(), op: -2, k: 2 + i%2})
+	}
+	results := run(jobs, pairs, extractors, ops)
+
+	newRow := func(name string) Row {
+		r := Row{Operator: name, Cells: make([]Cell, len(extractors))}
+		for i, e := range extractors {
+			r.Cells[i].Extractor = e.Name
+		}
+		return r
+	}
+	m.Identity, m.SingleTotal, m.ComposedTotal, m.Total = newRow("identity"), newRow("total"), newRow("total"), newRow("total")
+	for _, op := range ops {
+		m.Single = append(m.Single, newRow(op.Name))
+		m.Composed = append(m.Composed, newRow(op.Name))
+	}
+	index := map[string]int{}
+	for i, op := range ops {
+		index[op.Name] = i
+	}
+	for i, jb := range jobs {
+		res := results[i]
+		rows := []*Row{&m.Total}
+		switch jb.op {
+		case -1:
+			rows = append(rows, &m.Identity)
+		case -2:
+			rows = append(rows, &m.ComposedTotal)
+			for _, name := range res.ops {
+				rows = append(rows, &m.Composed[index[name]])
+			}
+		default:
+			rows = append(rows, &m.SingleTotal, &m.Single[jb.op])
+		}
+		for _, r := range rows {
+			r.add(res)
+		}
+	}
+	return m
+}
+
+func (r *Row) add(res result) {
+	r.Samples++
+	if res.ambiguous {
+		r.Ambiguous++
+	} else if res.found {
+		r.Found++
+	}
+	for i, o := range res.outcomes {
+		c := &r.Cells[i]
+		c.Exact += b2i(o.Exact)
+		c.Leaked += b2i(o.Leaked)
+		c.Lost += b2i(o.Lost)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// run makes and judges every job, in parallel; results[i] belongs to jobs[i].
+func run(jobs []job, pairs []Pair, extractors []compact.Extractor, ops []Operator) []result {
+	results := make([]result, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = runJob(jobs[i], pairs, extractors, ops)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+func runJob(jb job, pairs []Pair, extractors []compact.Extractor, ops []Operator) result {
+	var s Sample
+	switch jb.op {
+	case -1:
+		s = MutateWith(pairs[jb.pair], jb.seed)
+	case -2:
+		s = Mutate(pairs[jb.pair], jb.seed, jb.k)
+	default:
+		s = MutateWith(pairs[jb.pair], jb.seed, ops[jb.op])
+	}
+	j := newJudge(s)
+	res := result{ops: s.Ops, ambiguous: s.Ambiguous, found: s.Intended.Found, outcomes: make([]Outcome, len(extractors))}
+	for i, e := range extractors {
+		res.outcomes[i] = j.outcome(e.Extract(s.Response))
+	}
+	return res
+}
