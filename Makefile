@@ -2,13 +2,14 @@
 GO ?= go
 N ?= 2000000
 FUZZTIME ?= 30s
+OUT ?= reports/latest
 
-.PHONY: help test vet unit run bench diff fuzz corpus-lint golden
+.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-test: vet unit corpus-lint ## vet, every test (the differential ones need Node and ../shared), corpus lint
+test: vet unit corpus-lint gate ## vet, every test (the differential ones need Node and ../shared), corpus lint, the gate
 
 vet: ## go vet and gofmt
 	$(GO) vet ./...
@@ -21,11 +22,22 @@ corpus-lint: ## check every corpus case and its known deviations, and that case 
 	$(GO) run ./cmd/compacteval corpus lint
 	$(GO) run ./cmd/compacteval corpus fmt -check
 
-run: ## extract every bundled corpus case with every extractor and print the summary table
-	$(GO) run ./cmd/compacteval corpus stats
+run: ## the whole job on the bundled corpus: reports in $(OUT)
+	$(GO) run ./cmd/compacteval run -out $(OUT)
 
-bench: ## benchmarks of the port
-	$(GO) test -run '^$$' -bench . -benchmem ./compact
+gate: ## run, then gate the run against reports/baseline.json with gate.yaml
+	$(GO) run ./cmd/compacteval run -out $(OUT) > /dev/null || [ $$? -eq 1 ]
+	$(GO) run ./cmd/compacteval gate -baseline reports/baseline.json -config gate.yaml $(OUT)/report.json
+
+bless: ## run, then bless the run as reports/baseline.json (read the run first)
+	$(GO) run ./cmd/compacteval run -out $(OUT)
+	$(GO) run ./cmd/compacteval gate -bless -baseline reports/baseline.json $(OUT)/report.json
+
+drift: ## the drift matrix of every extractor
+	$(GO) run ./cmd/compacteval drift
+
+bench: ## benchmarks of the extractors and of eval
+	$(GO) test -run '^$$' -bench . -benchmem ./compact ./eval
 
 diff: ## the differential test against the reference with N cases (make diff N=5000000)
 	$(GO) test -count=1 -run 'Differential' ./compact -args -diff.n=$(N)

@@ -26,6 +26,9 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"run", "run everything on the corpus and write report.json, report.md, report.html", runRun},
+		{"report", "render a report.json as Markdown, HTML or JUnit XML", runReport},
+		{"gate", "compare a run with the blessed baseline; fail on regressions", runGate},
 		{"extract", "print the summary extracted from one model response", runExtract},
 		{"pipe", "answer reference-protocol requests on stdin, one JSON line each", runPipe},
 		{"corpus", "lint, list, format and count the corpus cases", runCorpus},

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/report"
+)
+
+const gateUsage = `Usage: compacteval gate -baseline FILE [-config gate.yaml] [-junit FILE] [-markdown FILE] [REPORT.json]
+       compacteval gate -bless -baseline FILE [REPORT.json]
+
+Compares a run (REPORT.json, default reports/latest/report.json) with a blessed baseline
+and fails on a regression: a case an extractor handled that it no longer handles, a rate or
+score that fell further than gate.yaml allows, a must_pass case that fails, a removed case,
+a run problem (golden mismatch, unlisted deviation). Each regression prints as
+
+  case: metric was -> now (allowed drop)
+
+-bless writes the run as the new baseline (without the texts a baseline does not need);
+nothing else changes the baseline. Bless only a run you have read.
+
+Exit codes: 0 no regression (or blessed); 1 regressions found; 2 could not evaluate
+(missing file, schema mismatch, bad config, partial run).
+
+Examples:
+  compacteval run && compacteval gate -baseline reports/baseline.json -config gate.yaml
+  compacteval gate -baseline reports/baseline.json -junit gate.xml -markdown gate.md run/report.json
+  compacteval gate -bless -baseline reports/baseline.json
+`
+
+func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("gate", gateUsage, stderr)
+	baselinePath := fs.String("baseline", "", "the blessed baseline report (required)")
+	configPath := fs.String("config", "", "gate.yaml (default: nothing may fall, new cases pass, removed cases and run problems fail)")
+	junitPath := fs.String("junit", "", "also write the verdict as JUnit XML to FILE")
+	mdPath := fs.String("markdown", "", "also write the verdict as Markdown to FILE")
+	bless := fs.Bool("bless", false, "write the run as the new baseline")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if *baselinePath == "" {
+		fmt.Fprintln(stderr, "compacteval gate: -baseline is required")
+		return exitError
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "compacteval gate: want at most one report, got %d\n", fs.NArg())
+		return exitError
+	}
+	runPath := filepath.Join("reports", "latest", "report.json")
+	if fs.NArg() == 1 {
+		runPath = fs.Arg(0)
+	}
+	run, err := report.Read(runPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+		return exitError
+	}
+	if *bless {
+		return blessBaseline(run, *baselinePath, stdout, stderr)
+	}
+	cfg := gate.DefaultConfig()
+	if *configPath != "" {
+		if cfg, err = gate.ReadConfig(*configPath); err != nil {
+			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+			return exitError
+		}
+	}
+	baseline, err := report.Read(*baselinePath)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: baseline: %v\n", err)
+		return exitError
+	}
+	res, err := gate.Check(baseline, run, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+		return exitError
+	}
+	if *junitPath != "" {
+		if err := writeGateJUnit(res, *junitPath); err != nil {
+			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+			return exitError
+		}
+	}
+	if *mdPath != "" {
+		if err := report.WriteFile(*mdPath, gateMarkdown(res, *baselinePath, runPath)); err != nil {
+			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+			return exitError
+		}
+	}
+	for _, r := range res.Regressions {
+		fmt.Fprintln(stdout, r)
+	}
+	if res.Passed() {
+		fmt.Fprintf(stdout, "gate passed: %d checks against %s, %d notes\n", res.Checks, *baselinePath, len(res.Notes))
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "gate failed: %d regressions in %d checks against %s\n", len(res.Regressions), res.Checks, *baselinePath)
+	return exitProblem
+}
+
+// blessBaseline writes run, slimmed, as the baseline, and says how it differs from the old.
+func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) int {
+	if !run.Complete {
+		fmt.Fprintf(stderr, "compacteval gate: refusing to bless a partial run (stages %s)\n", strings.Join(run.Stages, ", "))
+		return exitError
+	}
+	if len(run.Problems) > 0 {
+		fmt.Fprintf(stderr, "compacteval gate: refusing to bless a run with %d problems; fix the goldens and known_deviations first\n", len(run.Problems))
+		return exitError
+	}
+	if old, err := report.Read(path); err == nil {
+		if res, err := gate.Check(old, run, gate.DefaultConfig()); err == nil {
+			fmt.Fprintf(stdout, "against the old baseline: %d regressions, %d notes\n", len(res.Regressions), len(res.Notes))
+			for _, r := range res.Regressions {
+				fmt.Fprintf(stdout, "  %s\n", r)
+			}
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(stdout, "the old baseline could not be read (%v); replacing it\n", err)
+	}
+	data, err := report.Marshal(gate.Slim(run))
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+		return exitError
+	}
+	if err := report.WriteFile(path, data); err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "blessed %s (%d cases, %d eval cases)\n", path, len(run.Cases), len(run.Eval.Cases))
+	return exitOK
+}
+
+func writeGateJUnit(res gate.Result, path string) error {
+	s := report.JUnitSuite{Name: "compacteval gate"}
+	if res.Passed() {
+		s.Add("gate", "no regression", "")
+	}
+	for _, r := range res.Regressions {
+		s.Add("gate", r.Case+": "+r.Metric, r.String())
+	}
+	data, err := report.MarshalJUnit("compacteval gate", s)
+	if err != nil {
+		return err
+	}
+	return report.WriteFile(path, data)
+}
+
+func gateMarkdown(res gate.Result, baseline, run string) []byte {
+	var b strings.Builder
+	if res.Passed() {
+		fmt.Fprintf(&b, "## compacteval gate: passed\n\n%d checks of `%s` against `%s`.\n", res.Checks, run, baseline)
+	} else {
+		fmt.Fprintf(&b, "## compacteval gate: %d regressions\n\n%d checks of `%s` against `%s`.\n\n", len(res.Regressions), res.Checks, run, baseline)
+		b.WriteString("| case | metric | was | now | allowed |\n|---|---|---|---|---|\n")
+		for _, r := range res.Regressions {
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.Case, r.Metric, r.Was, strings.ReplaceAll(r.Now, "|", `\|`), r.Allowed)
+		}
+	}
+	if len(res.Notes) > 0 {
+		fmt.Fprintf(&b, "\n<details><summary>%d notes</summary>\n\n", len(res.Notes))
+		for _, n := range res.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+		b.WriteString("\n</details>\n")
+	}
+	return []byte(b.String())
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/compacteval/compacteval/internal/report"
+)
+
+const reportUsage = `Usage: compacteval report [-format md|html|junit] [-o FILE] REPORT.json
+
+Renders a report.json that compacteval run wrote, without running anything again: Markdown
+(the default), the self-contained HTML page, or JUnit XML (one testsuite per extractor, a
+testcase per corpus case, failing where the run found a problem).
+
+Exit codes: 0 rendered; 2 usage error, unreadable report or another schema version.
+
+Examples:
+  compacteval report reports/latest/report.json > report.md
+  compacteval report -format html -o /tmp/report.html reports/latest/report.json
+  compacteval report -format junit reports/latest/report.json > junit.xml
+`
+
+func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("report", reportUsage, stderr)
+	format := fs.String("format", "md", "md, html or junit")
+	out := fs.String("o", "", "write to FILE (atomically) instead of stdout")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintf(stderr, "compacteval report: want one report.json, got %d arguments\n", fs.NArg())
+		return exitError
+	}
+	r, err := report.Read(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval report: %v\n", err)
+		return exitError
+	}
+	var data []byte
+	switch *format {
+	case "md", "markdown":
+		data = report.Markdown(r)
+	case "html":
+		data, err = report.HTML(r)
+	case "junit":
+		data, err = report.JUnit(r)
+	default:
+		fmt.Fprintf(stderr, "compacteval report: -format %q: want md, html or junit\n", *format)
+		return exitError
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval report: %v\n", err)
+		return exitError
+	}
+	if *out != "" {
+		if err := report.WriteFile(*out, data); err != nil {
+			fmt.Fprintf(stderr, "compacteval report: %v\n", err)
+			return exitError
+		}
+		return exitOK
+	}
+	if _, err := stdout.Write(data); err != nil {
+		fmt.Fprintf(stderr, "compacteval report: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}

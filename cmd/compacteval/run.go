@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compacteval/compacteval/internal/report"
+)
+
+const runUsage = `Usage: compacteval run [-corpus DIR] [-golden DIR] [-out DIR] [-drift-seed N] [-drift-n N] [-eval-extractor NAME]
+
+Does the whole job on a corpus: runs every extractor over every case, checks the goldens
+and the intended results (known_deviations), runs the drift matrix with a fixed seed, and
+scores every eval case. Writes, in -out:
+
+  report.json   the canonical result (compacteval report and compacteval gate read it)
+  report.md     for a pull-request comment or GITHUB_STEP_SUMMARY
+  report.html   one self-contained page with tables, charts and side-by-side diffs
+
+Prints a short table to stdout, progress to stderr (a bar on a terminal, lines otherwise).
+
+Exit codes: 0 the run found no problem; 1 it found problems (a golden mismatch, a
+deviation from intended that known_deviations does not list, a listed one that no longer
+happens, a case file that does not load); 2 usage or operational error.
+
+Examples:
+  compacteval run
+  compacteval run -out /tmp/ce && open /tmp/ce/report.html
+  compacteval run -corpus corpus/cases/fenced -out /tmp/fenced
+`
+
+func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("run", runUsage, stderr)
+	dir := fs.String("corpus", defaultCorpus, "corpus folder")
+	golden := fs.String("golden", "", "golden folder (default: golden/ beside the corpus folder)")
+	out := fs.String("out", filepath.Join("reports", "latest"), "folder for report.json, report.md and report.html")
+	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
+	n := fs.Int("drift-n", 100, "drift samples per operator")
+	evalEx := fs.String("eval-extractor", "seed", "extractor whose summaries eval scores")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "compacteval run: unexpected argument %q\n", fs.Arg(0))
+		return exitError
+	}
+	if *n < 1 {
+		fmt.Fprintf(stderr, "compacteval run: -drift-n must be at least 1, not %d\n", *n)
+		return exitError
+	}
+	if *golden == "" {
+		*golden = defaultGolden(*dir)
+	}
+	if _, err := os.Stat(*golden); err != nil {
+		fmt.Fprintf(stderr, "compacteval run: golden folder: %v (set -golden)\n", err)
+		return exitError
+	}
+	p := newProgress(stderr)
+	r, err := report.Build(report.Options{
+		CorpusDir: *dir, GoldenDir: *golden, DriftSeed: *seed, DriftN: *n,
+		EvalExtractor: *evalEx, Progress: p.update,
+	})
+	p.done()
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
+		return exitError
+	}
+	if err := writeReports(r, *out); err != nil {
+		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
+		return exitError
+	}
+	printRunSummary(stdout, r, *out)
+	if len(r.Problems) > 0 {
+		return exitProblem
+	}
+	return exitOK
+}
+
+// defaultGolden is the golden folder beside a corpus folder: corpus/cases -> corpus/golden.
+// A category folder (corpus/cases/fenced) has its goldens in the same place.
+func defaultGolden(dir string) string {
+	d := filepath.Clean(dir)
+	if filepath.Base(d) != "cases" {
+		if up := filepath.Dir(d); filepath.Base(up) == "cases" {
+			d = up
+		}
+	}
+	return filepath.Join(filepath.Dir(d), "golden")
+}
+
+// writeReports writes report.json, report.md and report.html to dir, each atomically.
+func writeReports(r *report.Report, dir string) error {
+	data, err := report.Marshal(r)
+	if err != nil {
+		return err
+	}
+	html, err := report.HTML(r)
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"report.json", data}, {"report.md", report.Markdown(r)}, {"report.html", html}} {
+		if err := report.WriteFile(filepath.Join(dir, f.name), f.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func printRunSummary(w io.Writer, r *report.Report, out string) {
+	fmt.Fprintf(w, "compacteval run: %d cases from %s, stages %s\n\n", r.Corpus.Cases, r.Corpus.Dir, strings.Join(r.Stages, ", "))
+	fmt.Fprintf(w, "%-12s %9s %8s %12s %8s\n", "extractor", "intended", "rate", "drift exact", "golden")
+	for _, e := range r.Extractors {
+		golden := "ok"
+		if e.GoldenMismatches > 0 {
+			golden = fmt.Sprintf("%d off", e.GoldenMismatches)
+		}
+		fmt.Fprintf(w, "%-12s %9s %7.1f%% %11.1f%% %8s\n", e.Name, fmt.Sprintf("%d/%d", e.Intended, e.Cases), 100*e.Rate, 100*e.DriftExact, golden)
+	}
+	t := r.Eval.Totals
+	if t.Cases > 0 {
+		fmt.Fprintf(w, "\neval: %d cases, mean coverage %s, boundary coverage %s, tail leakage %s\n",
+			t.Cases, meanOrDash(t.Coverage.Mean), meanOrDash(t.BoundaryCoverage.Mean), meanOrDash(t.TailLeakage.Mean))
+	}
+	if len(r.Problems) == 0 {
+		fmt.Fprintf(w, "\nno problems\n")
+	} else {
+		fmt.Fprintf(w, "\n%d problems:\n", len(r.Problems))
+		for i, p := range r.Problems {
+			if i == 20 {
+				fmt.Fprintf(w, "  ... %d more in report.md\n", len(r.Problems)-i)
+				break
+			}
+			fmt.Fprintf(w, "  %s %s %s: %s\n", p.Kind, p.Case, p.Extractor, p.Detail)
+		}
+	}
+	fmt.Fprintf(w, "\nwrote %s, %s, %s\n", filepath.Join(out, "report.json"), filepath.Join(out, "report.md"), filepath.Join(out, "report.html"))
+}
+
+func meanOrDash(m *float64) string {
+	if m == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", *m)
+}
+
+// progress shows the run's stages on stderr: a bar redrawn in place on a terminal, one
+// line per stage otherwise.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	stage    string
+	last     int // the last percentage drawn
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w, last: -1}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.terminal = true
+		}
+	}
+	return p
+}
+
+func (p *progress) update(stage string, done, total int) {
+	if stage != p.stage {
+		if p.terminal && p.stage != "" {
+			fmt.Fprintln(p.w)
+		}
+		p.stage, p.last = stage, -1
+		if !p.terminal {
+			fmt.Fprintf(p.w, "compacteval run: %s...\n", stage)
+		}
+	}
+	if !p.terminal || total == 0 {
+		return
+	}
+	pct := 100 * done / total
+	if pct == p.last {
+		return
+	}
+	p.last = pct
+	const width = 30
+	bar := strings.Repeat("#", pct*width/100) + strings.Repeat(".", width-pct*width/100)
+	fmt.Fprintf(p.w, "\r%-8s [%s] %3d%% %d/%d", stage, bar, pct, done, total)
+}
+
+func (p *progress) done() {
+	if p.terminal && p.stage != "" {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,442 @@
+// Package gate compares a compacteval run with a blessed baseline and decides whether it
+// regressed.
+//
+// Both are report.json documents (internal/report). The config (gate.yaml) sets how far
+// each metric may fall, which cases must always pass, and what a new or removed case
+// means. Every regression reads "case: metric was -> now (allowed drop)".
+package gate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/report"
+	"gopkg.in/yaml.v3"
+)
+
+// Config is gate.yaml.
+type Config struct {
+	Version int `yaml:"version"`
+	// AllowedDrop sets how far each metric may fall below the baseline (shares, 0 to 1).
+	AllowedDrop Drops `yaml:"allowed_drop"`
+	// Extractors overrides AllowedDrop.IntendedRate and DriftExact per extractor.
+	Extractors map[string]ExtractorDrops `yaml:"extractors"`
+	// MustPass lists cases that must return the intended result, whatever the baseline.
+	MustPass []MustPass `yaml:"must_pass"`
+	// NewCase is "pass" (a case the baseline lacks is reported, not held against the run)
+	// or "fail" (it must be blessed first). RemovedCase is "fail" or "pass".
+	NewCase     string `yaml:"new_case"`
+	RemovedCase string `yaml:"removed_case"`
+	// Problems is "fail" (a run with a golden mismatch or an unlisted deviation fails) or
+	// "pass" (they are reported only).
+	Problems string `yaml:"problems"`
+}
+
+// Drops are the allowed drops of the metrics the gate checks.
+type Drops struct {
+	// IntendedRate: an extractor's share of cases returning the intended result.
+	IntendedRate float64 `yaml:"intended_rate"`
+	// IntendedCases: how many cases an extractor may stop handling (pass -> fail).
+	IntendedCases int `yaml:"intended_cases"`
+	// DriftExact: an extractor's share of exact recoveries over the drift matrix.
+	DriftExact float64 `yaml:"drift_exact"`
+	// Coverage and BoundaryCoverage: the mean eval scores; CaseCoverage and
+	// CaseBoundaryCoverage: one case's. TailLeakage is the allowed rise of its mean.
+	Coverage             float64 `yaml:"coverage"`
+	BoundaryCoverage     float64 `yaml:"boundary_coverage"`
+	CaseCoverage         float64 `yaml:"case_coverage"`
+	CaseBoundaryCoverage float64 `yaml:"case_boundary_coverage"`
+	TailLeakage          float64 `yaml:"tail_leakage"`
+}
+
+// ExtractorDrops overrides the extractor metrics' allowed drops for one extractor.
+type ExtractorDrops struct {
+	IntendedRate  *float64 `yaml:"intended_rate"`
+	IntendedCases *int     `yaml:"intended_cases"`
+	DriftExact    *float64 `yaml:"drift_exact"`
+}
+
+// MustPass names cases (path.Match patterns over case ids, such as "well-formed/*"; a lone
+// "*" matches every case) that an extractor must handle.
+type MustPass struct {
+	Extractor string   `yaml:"extractor"`
+	Cases     []string `yaml:"cases"`
+}
+
+// ErrConfig marks a config that cannot be used.
+var ErrConfig = errors.New("bad gate config")
+
+// DefaultConfig is the config used without -config: nothing may fall, new cases pass,
+// removed cases fail, run problems fail.
+func DefaultConfig() Config {
+	return Config{Version: 1, NewCase: "pass", RemovedCase: "fail", Problems: "fail"}
+}
+
+// ReadConfig reads gate.yaml strictly: unknown keys and bad values are errors naming the
+// file and line.
+func ReadConfig(file string) (Config, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return Config{}, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return ParseConfig(file, data)
+}
+
+// ParseConfig decodes a config read from file.
+func ParseConfig(file string, data []byte) (Config, error) {
+	cfg := DefaultConfig()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		return Config{}, fmt.Errorf("%w: %s", ErrConfig, yamlLines.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), file+":$1:"))
+	}
+	var node yaml.Node
+	_ = yaml.Unmarshal(data, &node)
+	line := func(key string) int { return keyLine(&node, key) }
+	bad := func(key, format string, args ...any) error {
+		return fmt.Errorf("%w: %s:%d: %s", ErrConfig, file, line(key), fmt.Sprintf(format, args...))
+	}
+	if cfg.Version != 1 {
+		return Config{}, bad("version", "version is %d, this compacteval reads version 1", cfg.Version)
+	}
+	for key, v := range map[string]string{"new_case": cfg.NewCase, "removed_case": cfg.RemovedCase, "problems": cfg.Problems} {
+		if v != "pass" && v != "fail" {
+			return Config{}, bad(key, "%s is %q, want pass or fail", key, v)
+		}
+	}
+	d := cfg.AllowedDrop
+	for key, v := range map[string]float64{"intended_rate": d.IntendedRate, "drift_exact": d.DriftExact, "coverage": d.Coverage,
+		"boundary_coverage": d.BoundaryCoverage, "case_coverage": d.CaseCoverage, "case_boundary_coverage": d.CaseBoundaryCoverage, "tail_leakage": d.TailLeakage} {
+		if v < 0 || v > 1 {
+			return Config{}, bad(key, "allowed_drop.%s is %v, want a share from 0 to 1", key, v)
+		}
+	}
+	if d.IntendedCases < 0 {
+		return Config{}, bad("intended_cases", "allowed_drop.intended_cases is %d, want 0 or more", d.IntendedCases)
+	}
+	for _, m := range cfg.MustPass {
+		if m.Extractor == "" || len(m.Cases) == 0 {
+			return Config{}, bad("must_pass", "each must_pass entry needs an extractor and cases")
+		}
+		for _, pat := range m.Cases {
+			if _, err := path.Match(pat, ""); err != nil {
+				return Config{}, bad("must_pass", "bad case pattern %q: %v", pat, err)
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// yamlLines finds yaml.v3's "line N:" to rewrite as file:N:.
+var yamlLines = regexp.MustCompile(`(?:^|\b)line (\d+):`)
+
+// keyLine returns the line of the first mapping key named key anywhere in n, or 1.
+func keyLine(n *yaml.Node, key string) int {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i].Line
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if l := keyLine(c, key); l > 1 {
+			return l
+		}
+	}
+	return 1
+}
+
+// Regression is one metric that fell further than allowed.
+type Regression struct {
+	Case    string `json:"case"`
+	Metric  string `json:"metric"`
+	Was     string `json:"was"`
+	Now     string `json:"now"`
+	Allowed string `json:"allowed"`
+}
+
+func (r Regression) String() string {
+	return fmt.Sprintf("%s: %s %s -> %s (%s)", r.Case, r.Metric, r.Was, r.Now, r.Allowed)
+}
+
+// Result is the gate's verdict.
+type Result struct {
+	Regressions []Regression `json:"regressions"`
+	// Notes are changes that do not fail the gate (new cases, improvements).
+	Notes []string `json:"notes"`
+	// Checks counts the comparisons made.
+	Checks int `json:"checks"`
+}
+
+// Passed reports whether no regression was found.
+func (r Result) Passed() bool { return len(r.Regressions) == 0 }
+
+// ErrIncomparable marks a run the gate cannot evaluate: partial, or of another corpus shape.
+var ErrIncomparable = errors.New("cannot evaluate")
+
+// Check compares run with baseline under cfg.
+func Check(baseline, run *report.Report, cfg Config) (Result, error) {
+	if !run.Complete {
+		return Result{}, fmt.Errorf("%w: the run is partial (stages %s); a partial run never passes", ErrIncomparable, strings.Join(run.Stages, ", "))
+	}
+	if !baseline.Complete {
+		return Result{}, fmt.Errorf("%w: the baseline is partial (stages %s); bless a complete run", ErrIncomparable, strings.Join(baseline.Stages, ", "))
+	}
+	g := &checker{cfg: cfg}
+	g.problems(run)
+	g.extractors(baseline, run)
+	g.cases(baseline, run)
+	g.mustPass(run)
+	g.eval(baseline, run)
+	sort.SliceStable(g.res.Regressions, func(i, j int) bool { return g.res.Regressions[i].Case < g.res.Regressions[j].Case })
+	if g.res.Regressions == nil {
+		g.res.Regressions = []Regression{}
+	}
+	if g.res.Notes == nil {
+		g.res.Notes = []string{}
+	}
+	return g.res, nil
+}
+
+type checker struct {
+	cfg Config
+	res Result
+}
+
+func (g *checker) fail(r Regression) { g.res.Regressions = append(g.res.Regressions, r) }
+func (g *checker) note(format string, args ...any) {
+	g.res.Notes = append(g.res.Notes, fmt.Sprintf(format, args...))
+}
+
+// share compares a share that may fall by allowed; it reports a regression below that.
+func (g *checker) share(caseID, metric string, was, now, allowed float64) {
+	g.res.Checks++
+	if now < was-allowed-1e-9 {
+		g.fail(Regression{Case: caseID, Metric: metric, Was: f4(was), Now: f4(now), Allowed: "allowed drop " + f4(allowed)})
+	} else if now > was+1e-9 {
+		g.note("%s: %s improved %s -> %s", caseID, metric, f4(was), f4(now))
+	}
+}
+
+func (g *checker) problems(run *report.Report) {
+	g.res.Checks++
+	if len(run.Problems) == 0 {
+		return
+	}
+	if g.cfg.Problems == "pass" {
+		g.note("the run has %d problems (problems: pass)", len(run.Problems))
+		return
+	}
+	for _, p := range run.Problems {
+		who := p.Kind
+		if p.Extractor != "" {
+			who = p.Extractor + " " + p.Kind
+		}
+		g.fail(Regression{Case: p.Case, Metric: who, Was: "none", Now: p.Detail, Allowed: "problems: fail"})
+	}
+}
+
+func (g *checker) extractors(baseline, run *report.Report) {
+	now := map[string]report.Extractor{}
+	for _, e := range run.Extractors {
+		now[e.Name] = e
+	}
+	for _, was := range baseline.Extractors {
+		e, ok := now[was.Name]
+		if !ok {
+			g.fail(Regression{Case: "(extractors)", Metric: "extractor " + was.Name, Was: "present", Now: "missing", Allowed: "no extractor may disappear"})
+			continue
+		}
+		rate, drift := g.cfg.AllowedDrop.IntendedRate, g.cfg.AllowedDrop.DriftExact
+		if o, ok := g.cfg.Extractors[was.Name]; ok {
+			if o.IntendedRate != nil {
+				rate = *o.IntendedRate
+			}
+			if o.DriftExact != nil {
+				drift = *o.DriftExact
+			}
+		}
+		g.share("(all)", was.Name+" intended_rate", was.Rate, e.Rate, rate)
+		g.share("(all)", was.Name+" drift_exact", was.DriftExact, e.DriftExact, drift)
+	}
+}
+
+// cases checks every case that passed in the baseline for each extractor.
+func (g *checker) cases(baseline, run *report.Report) {
+	now := map[string]report.Case{}
+	for _, c := range run.Cases {
+		now[c.ID] = c
+	}
+	was := map[string]bool{}
+	lost := map[string][]Regression{}
+	for _, b := range baseline.Cases {
+		was[b.ID] = true
+		c, ok := now[b.ID]
+		if !ok {
+			g.res.Checks++
+			if g.cfg.RemovedCase == "fail" {
+				g.fail(Regression{Case: b.ID, Metric: "case", Was: "present", Now: "removed", Allowed: "removed_case: fail"})
+			} else {
+				g.note("%s: removed", b.ID)
+			}
+			continue
+		}
+		results := map[string]report.Result{}
+		for _, r := range c.Results {
+			results[r.Extractor] = r
+		}
+		for _, br := range b.Results {
+			g.res.Checks++
+			r, ok := results[br.Extractor]
+			switch {
+			case br.MatchesIntended && (!ok || !r.MatchesIntended):
+				lost[br.Extractor] = append(lost[br.Extractor], Regression{Case: b.ID, Metric: br.Extractor + " intended", Was: "pass", Now: "fail"})
+			case !br.MatchesIntended && ok && r.MatchesIntended:
+				g.note("%s: %s now returns the intended result", b.ID, br.Extractor)
+			}
+		}
+	}
+	names := make([]string, 0, len(lost))
+	for name := range lost {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		allowed := g.cfg.AllowedDrop.IntendedCases
+		if o, ok := g.cfg.Extractors[name]; ok && o.IntendedCases != nil {
+			allowed = *o.IntendedCases
+		}
+		if len(lost[name]) <= allowed {
+			g.note("%s stopped handling %d cases (allowed %d)", name, len(lost[name]), allowed)
+			continue
+		}
+		for _, r := range lost[name] {
+			r.Allowed = fmt.Sprintf("allowed %d of %d lost cases", allowed, len(lost[name]))
+			g.fail(r)
+		}
+	}
+	for _, c := range run.Cases {
+		if was[c.ID] {
+			continue
+		}
+		g.res.Checks++
+		if g.cfg.NewCase == "fail" {
+			g.fail(Regression{Case: c.ID, Metric: "case", Was: "absent", Now: "new", Allowed: "new_case: fail (bless the baseline)"})
+		} else {
+			g.note("%s: new case", c.ID)
+		}
+	}
+}
+
+func (g *checker) mustPass(run *report.Report) {
+	for _, m := range g.cfg.MustPass {
+		matched := 0
+		for _, c := range run.Cases {
+			if !matchAny(m.Cases, c.ID) {
+				continue
+			}
+			for _, r := range c.Results {
+				if r.Extractor != m.Extractor {
+					continue
+				}
+				matched++
+				g.res.Checks++
+				if !r.MatchesIntended {
+					g.fail(Regression{Case: c.ID, Metric: m.Extractor + " intended", Was: "must pass", Now: "fail", Allowed: "must_pass"})
+				}
+			}
+		}
+		if matched == 0 {
+			g.fail(Regression{Case: strings.Join(m.Cases, ","), Metric: m.Extractor + " must_pass", Was: "cases", Now: "none matched", Allowed: "a must_pass entry must match a case"})
+		}
+	}
+}
+
+// matchAny reports whether id matches one of patterns: path.Match patterns over case ids
+// ("well-formed/*"), where a lone "*" matches every case.
+func matchAny(patterns []string, id string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, id); ok || p == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *checker) eval(baseline, run *report.Report) {
+	d := g.cfg.AllowedDrop
+	bt, rt := baseline.Eval.Totals, run.Eval.Totals
+	if m, ok := mean(bt.Coverage); ok {
+		n, _ := mean(rt.Coverage)
+		g.share("(eval)", "coverage", m, n, d.Coverage)
+	}
+	if m, ok := mean(bt.BoundaryCoverage); ok {
+		n, _ := mean(rt.BoundaryCoverage)
+		g.share("(eval)", "boundary_coverage", m, n, d.BoundaryCoverage)
+	}
+	if m, ok := mean(bt.TailLeakage); ok {
+		n, _ := mean(rt.TailLeakage)
+		// Leakage may rise by the allowed amount: compare negated values.
+		g.share("(eval)", "tail_leakage (negated)", -m, -n, d.TailLeakage)
+	}
+	now := map[string]eval.Result{}
+	for _, r := range run.Eval.Cases {
+		now[r.ID] = r
+	}
+	for _, b := range baseline.Eval.Cases {
+		r, ok := now[b.ID]
+		if !ok {
+			continue // the corpus checks report removed cases
+		}
+		if w, ok := b.Coverage.Value(); ok {
+			n, _ := r.Coverage.Value()
+			g.share(b.ID, "coverage", w, n, d.CaseCoverage)
+		}
+		if w, ok := b.BoundaryCoverage.Value(); ok {
+			n, _ := r.BoundaryCoverage.Value()
+			g.share(b.ID, "boundary_coverage", w, n, d.CaseBoundaryCoverage)
+		}
+	}
+}
+
+func mean(a eval.Aggregate) (float64, bool) {
+	if a.Mean == nil {
+		return 0, false
+	}
+	return *a.Mean, true
+}
+
+func f4(x float64) string { return fmt.Sprintf("%.4f", x) }
+
+// Slim returns a copy of r without the texts a baseline does not need (responses,
+// intended and actual summaries, the facts each eval case missed and leaked), so that
+// the committed baseline stays small.
+func Slim(r *report.Report) *report.Report {
+	out := *r
+	out.Cases = make([]report.Case, len(r.Cases))
+	for i, c := range r.Cases {
+		c.Response, c.Intended = "", ""
+		res := make([]report.Result, len(c.Results))
+		for j, x := range c.Results {
+			x.Summary = nil
+			res[j] = x
+		}
+		c.Results = res
+		out.Cases[i] = c
+	}
+	out.Eval.Cases = make([]eval.Result, len(r.Eval.Cases))
+	for i, e := range r.Eval.Cases {
+		e.Missed, e.Leaked, e.Misattributed, e.PreviousSummaryLost = []eval.Fact{}, []eval.Fact{}, []eval.Fact{}, nil
+		out.Eval.Cases[i] = e
+	}
+	return &out
+}

@@ -1,0 +1,243 @@
+package gate
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/report"
+	"github.com/google/go-cmp/cmp"
+)
+
+// baseline is a small complete report: two extractors, three cases, two eval cases.
+func baseline() *report.Report {
+	m := func(x float64) *float64 { return &x }
+	return &report.Report{
+		SchemaVersion: report.SchemaVersion, Complete: true, Stages: []string{"extract", "golden", "drift", "eval"},
+		Extractors: []report.Extractor{
+			{Name: "seed", Cases: 3, Intended: 2, Rate: 0.6667, DriftExact: 0.6},
+			{Name: "robust", Cases: 3, Intended: 3, Rate: 1, DriftExact: 0.95},
+		},
+		Problems: []report.Problem{},
+		Cases: []report.Case{
+			{ID: "a/one", Results: []report.Result{{Extractor: "seed", MatchesIntended: true}, {Extractor: "robust", MatchesIntended: true}}},
+			{ID: "a/two", Results: []report.Result{{Extractor: "seed", MatchesIntended: false}, {Extractor: "robust", MatchesIntended: true}}},
+			{ID: "b/three", Results: []report.Result{{Extractor: "seed", MatchesIntended: true}, {Extractor: "robust", MatchesIntended: true}}},
+		},
+		Eval: eval.Report{
+			Cases: []eval.Result{
+				{ID: "eval/x", Coverage: eval.Share{Hit: 8, Of: 10}, BoundaryCoverage: eval.Share{Hit: 4, Of: 4}},
+				{ID: "eval/y", Coverage: eval.Share{Hit: 5, Of: 10}, BoundaryCoverage: eval.Share{Hit: 1, Of: 2}},
+			},
+			Totals: eval.Totals{
+				Coverage:         eval.Aggregate{Cases: 2, Mean: m(0.65)},
+				BoundaryCoverage: eval.Aggregate{Cases: 2, Mean: m(0.75)},
+				TailLeakage:      eval.Aggregate{Cases: 2, Mean: m(0.1)},
+			},
+		},
+	}
+}
+
+// clone deep-copies a report through JSON, as the gate sees files.
+func clone(t *testing.T, r *report.Report) *report.Report {
+	t.Helper()
+	data, err := report.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := report.Parse("clone.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(r *report.Report)
+		cfg    func(c *Config)
+		want   []string // regressions, as printed
+		reason string
+	}{
+		{name: "unchanged", change: func(*report.Report) {}, reason: "a run equal to its baseline passes"},
+		{
+			name: "case lost",
+			change: func(r *report.Report) {
+				r.Cases[2].Results[0].MatchesIntended = false
+			},
+			want:   []string{"b/three: seed intended pass -> fail (allowed 0 of 1 lost cases)"},
+			reason: "a case seed handled is lost",
+		},
+		{
+			name:   "case lost within allowance",
+			change: func(r *report.Report) { r.Cases[2].Results[0].MatchesIntended = false },
+			cfg:    func(c *Config) { c.AllowedDrop.IntendedCases = 1 },
+			reason: "intended_cases allows one",
+		},
+		{
+			name:   "case gained",
+			change: func(r *report.Report) { r.Cases[1].Results[0].MatchesIntended = true },
+			reason: "an improvement is a note, not a regression",
+		},
+		{
+			name:   "rate falls",
+			change: func(r *report.Report) { r.Extractors[1].Rate = 0.9 },
+			want:   []string{"(all): robust intended_rate 1.0000 -> 0.9000 (allowed drop 0.0000)"},
+			reason: "the rate may not fall with a zero allowance",
+		},
+		{
+			name:   "drift falls within allowance",
+			change: func(r *report.Report) { r.Extractors[1].DriftExact = 0.94 },
+			cfg:    func(c *Config) { c.AllowedDrop.DriftExact = 0.02 },
+			reason: "allowed drop",
+		},
+		{
+			name:   "per-extractor override",
+			change: func(r *report.Report) { r.Extractors[0].Rate = 0.3 },
+			cfg: func(c *Config) {
+				one := 1.0
+				c.Extractors = map[string]ExtractorDrops{"seed": {IntendedRate: &one}}
+			},
+			reason: "extractors.seed.intended_rate overrides the default",
+		},
+		{
+			name:   "case removed",
+			change: func(r *report.Report) { r.Cases = r.Cases[:2] },
+			want:   []string{"b/three: case present -> removed (removed_case: fail)"},
+			reason: "removed_case: fail",
+		},
+		{
+			name: "new case, fail",
+			change: func(r *report.Report) {
+				r.Cases = append(r.Cases, report.Case{ID: "c/new"})
+			},
+			cfg:    func(c *Config) { c.NewCase = "fail" },
+			want:   []string{"c/new: case absent -> new (new_case: fail (bless the baseline))"},
+			reason: "new_case: fail",
+		},
+		{
+			name:   "must pass",
+			change: func(*report.Report) {},
+			cfg:    func(c *Config) { c.MustPass = []MustPass{{Extractor: "seed", Cases: []string{"a/*"}}} },
+			want:   []string{"a/two: seed intended must pass -> fail (must_pass)"},
+			reason: "must_pass holds whatever the baseline says",
+		},
+		{
+			name:   "must pass everything",
+			change: func(r *report.Report) { r.Cases[2].Results[1].MatchesIntended = false },
+			cfg:    func(c *Config) { c.MustPass = []MustPass{{Extractor: "robust", Cases: []string{"*"}}} },
+			want: []string{"b/three: robust intended pass -> fail (allowed 0 of 1 lost cases)",
+				"b/three: robust intended must pass -> fail (must_pass)"},
+			reason: "a lone * matches ids with a slash",
+		},
+		{
+			name:   "must pass matches nothing",
+			change: func(*report.Report) {},
+			cfg:    func(c *Config) { c.MustPass = []MustPass{{Extractor: "seed", Cases: []string{"zzz/*"}}} },
+			want:   []string{"zzz/*: seed must_pass cases -> none matched (a must_pass entry must match a case)"},
+			reason: "a pattern that matches nothing is a mistake",
+		},
+		{
+			name: "run problem",
+			change: func(r *report.Report) {
+				r.Problems = []report.Problem{{Kind: "golden-mismatch", Case: "a/one", Extractor: "seed", Detail: "differs"}}
+			},
+			want:   []string{"a/one: seed golden-mismatch none -> differs (problems: fail)"},
+			reason: "problems: fail",
+		},
+		{
+			name:   "eval case falls",
+			change: func(r *report.Report) { r.Eval.Cases[0].BoundaryCoverage = eval.Share{Hit: 1, Of: 4} },
+			cfg:    func(c *Config) { c.AllowedDrop.CaseBoundaryCoverage = 0.1 },
+			want:   []string{"eval/x: boundary_coverage 1.0000 -> 0.2500 (allowed drop 0.1000)"},
+			reason: "a case's boundary coverage fell past the allowance",
+		},
+		{
+			name: "leakage rises",
+			change: func(r *report.Report) {
+				x := 0.3
+				r.Eval.Totals.TailLeakage.Mean = &x
+			},
+			want:   []string{"(eval): tail_leakage (negated) -0.1000 -> -0.3000 (allowed drop 0.0000)"},
+			reason: "leakage is lower-is-better",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := baseline()
+			run := clone(t, base)
+			tc.change(run)
+			cfg := DefaultConfig()
+			if tc.cfg != nil {
+				tc.cfg(&cfg)
+			}
+			res, err := Check(clone(t, base), run, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range res.Regressions {
+				got = append(got, r.String())
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s: Check regressions mismatch (-want +got):\n%s", tc.reason, diff)
+			}
+			if res.Passed() != (len(tc.want) == 0) {
+				t.Errorf("Passed() = %v with %d regressions", res.Passed(), len(got))
+			}
+		})
+	}
+}
+
+func TestCheckPartial(t *testing.T) {
+	run := baseline()
+	run.Complete = false
+	if _, err := Check(baseline(), run, DefaultConfig()); !errors.Is(err, ErrIncomparable) {
+		t.Errorf("Check(partial run) error = %v, want ErrIncomparable", err)
+	}
+	if _, err := Check(run, baseline(), DefaultConfig()); !errors.Is(err, ErrIncomparable) {
+		t.Errorf("Check(partial baseline) error = %v, want ErrIncomparable", err)
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+	}{
+		{"version: 1\n", ""},
+		{"version: 2\n", "gate.yaml:1: version is 2"},
+		{"version: 1\nallowed_drop:\n  coverag: 0.1\n", "gate.yaml:3: field coverag not found"},
+		{"version: 1\nallowed_drop:\n  coverage: 2\n", "gate.yaml:3: allowed_drop.coverage is 2"},
+		{"version: 1\nnew_case: maybe\n", "gate.yaml:2: new_case is \"maybe\""},
+		{"version: 1\nmust_pass:\n  - extractor: robust\n", "must_pass entry needs an extractor and cases"},
+		{"version: 1\nmust_pass:\n  - {extractor: robust, cases: ['[']}\n", "bad case pattern"},
+	} {
+		_, err := ParseConfig("gate.yaml", []byte(tc.in))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("ParseConfig(%q) = %v, want no error", tc.in, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrConfig)):
+			t.Errorf("ParseConfig(%q) = %v, want an ErrConfig containing %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestSlim(t *testing.T) {
+	r := baseline()
+	s := "summary text"
+	r.Cases[0].Response, r.Cases[0].Intended = "resp", "intended"
+	r.Cases[0].Results[0].Summary = &s
+	r.Eval.Cases[0].Missed = []eval.Fact{{Text: "x"}}
+	slim := Slim(r)
+	if slim.Cases[0].Response != "" || slim.Cases[0].Results[0].Summary != nil || len(slim.Eval.Cases[0].Missed) != 0 {
+		t.Errorf("Slim kept texts: %+v", slim.Cases[0])
+	}
+	if r.Cases[0].Response != "resp" || r.Cases[0].Results[0].Summary == nil || len(r.Eval.Cases[0].Missed) != 1 {
+		t.Errorf("Slim changed its argument")
+	}
+	res, err := Check(slim, r, DefaultConfig())
+	if err != nil || !res.Passed() {
+		t.Errorf("Check(Slim(r), r) = %+v, %v; want a pass", res, err)
+	}
+}

@@ -1,0 +1,308 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed html.tmpl
+var htmlSource string
+
+// htmlPage is parsed once; a template that does not parse is a programmer error.
+var htmlPage = template.Must(template.New("report.html").Parse(htmlSource))
+
+// allStages are the stages of a complete run, in the order Build runs them.
+var allStages = []string{"extract", "golden", "drift", "eval"}
+
+// HTML renders the report as report.html: one self-contained page (inline CSS and SVG, no
+// script, nothing fetched) with the header and totals, the regressions, the extractor by
+// category and extractor by drift operator tables, three charts, the worst-scored eval cases
+// and, for every case that keeps a summary, intended and actual output side by side. The same
+// report gives the same bytes. Stages that did not run are said so instead of shown empty.
+func HTML(r *Report) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := htmlPage.Execute(&buf, newPage(r)); err != nil {
+		return nil, fmt.Errorf("render html: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// page is what html.tmpl renders; every number is formatted here.
+type page struct {
+	Complete bool
+	Stages   []string
+	// Missing are the stages of a complete run that did not run.
+	Missing      []string
+	LoadProblems int
+	Corpus       Corpus
+	Origins      []labelCount
+	Golden       bool // goldens were checked
+
+	Extractors []extractorView
+	// CategoryRows are the extractor by category table, a row per category and one for all.
+	CategoryRows []categoryRow
+	Legend       []legendItem
+
+	Problems     []problemView
+	ProblemKinds []labelCount
+
+	Drift *driftView
+	Eval  *evalView
+
+	Coverage  *lineChart
+	Leakage   *hbarChart
+	DriftBars *multiChart
+
+	Cases      []caseView
+	Regressing int // cases in Cases with a regression
+}
+
+type labelCount struct {
+	Label string
+	N     int
+}
+
+type legendItem struct {
+	Class, Label string
+}
+
+type extractorView struct {
+	Name, Source     string
+	Intended, Cases  int
+	Rate, Class      string
+	Known            int
+	DriftExact       string
+	DriftClass       string
+	GoldenMismatches int
+	Problems         int
+}
+
+type categoryRow struct {
+	Category string
+	Cases    int
+	All      bool
+	Cells    []rateCell
+}
+
+// rateCell is k of n with its percentage and colour class; Title is the cell's tooltip.
+type rateCell struct {
+	K, N              int
+	Pct, Class, Title string
+}
+
+type problemView struct {
+	Problem
+	Anchor string // the case's detail section, "" when it has none
+}
+
+func newPage(r *Report) *page {
+	p := &page{
+		Complete:     r.Complete,
+		Stages:       r.Stages,
+		LoadProblems: r.Corpus.LoadProblems,
+		Corpus:       r.Corpus,
+		Golden:       slices.Contains(r.Stages, "golden"),
+		Legend:       rateLegend(),
+	}
+	for _, s := range allStages {
+		if !slices.Contains(r.Stages, s) {
+			p.Missing = append(p.Missing, s)
+		}
+	}
+	origins := make([]string, 0, len(r.Corpus.Origins))
+	for o := range r.Corpus.Origins {
+		origins = append(origins, o)
+	}
+	sort.Strings(origins)
+	for _, o := range origins {
+		p.Origins = append(p.Origins, labelCount{o, r.Corpus.Origins[o]})
+	}
+
+	p.Cases = detailedCases(r, caseAnchors(r.Cases))
+	detail := map[string]string{} // case id -> its detail section, for cases shown in detail
+	for _, c := range p.Cases {
+		detail[c.ID] = c.Anchor
+		if c.Regression {
+			p.Regressing++
+		}
+	}
+	byKind := map[string]int{}
+	perExtractor := map[string]int{}
+	for _, pr := range r.Problems {
+		p.Problems = append(p.Problems, problemView{Problem: pr, Anchor: detail[pr.Case]})
+		byKind[pr.Kind]++
+		perExtractor[pr.Extractor]++
+	}
+	kinds := make([]string, 0, len(byKind))
+	for k := range byKind {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		p.ProblemKinds = append(p.ProblemKinds, labelCount{k, byKind[k]})
+	}
+
+	drifted := slices.Contains(r.Stages, "drift") && r.Drift.Total.Samples > 0
+	for _, e := range r.Extractors {
+		ev := extractorView{
+			Name: e.Name, Source: e.Source, Intended: e.Intended, Cases: e.Cases,
+			Rate: rate(e.Intended, e.Cases), Class: rateClass(e.Intended, e.Cases),
+			Known: e.KnownDeviations, GoldenMismatches: e.GoldenMismatches, Problems: perExtractor[e.Name],
+			DriftExact: "not run",
+		}
+		if drifted {
+			t := r.Drift.Total
+			for _, c := range t.Cells {
+				if c.Extractor == e.Name {
+					ev.DriftExact = rate(c.Exact, t.Samples-t.Ambiguous)
+					ev.DriftClass = rateClass(c.Exact, t.Samples-t.Ambiguous)
+				}
+			}
+		}
+		p.Extractors = append(p.Extractors, ev)
+	}
+	p.CategoryRows = categoryRows(r)
+
+	if drifted {
+		p.Drift = newDriftView(&r.Drift)
+		p.DriftBars = driftChart(&r.Drift)
+	}
+	if slices.Contains(r.Stages, "eval") {
+		p.Eval = newEvalView(&r.Eval)
+		p.Coverage = coverageChart(r.Eval.Cases)
+		p.Leakage = leakageChart(r.Eval.Cases)
+	}
+	return p
+}
+
+// categoryRows returns a row per corpus category, in report order, with each extractor's
+// intended matches, then a row for the whole corpus.
+func categoryRows(r *Report) []categoryRow {
+	var rows []categoryRow
+	for _, cat := range r.Corpus.Categories {
+		row := categoryRow{Category: cat.Category, Cases: cat.Cases}
+		for _, e := range r.Extractors {
+			k := 0
+			for _, c := range e.Categories {
+				if c.Category == cat.Category {
+					k = c.Intended
+				}
+			}
+			row.Cells = append(row.Cells, newRateCell(k, cat.Cases, fmt.Sprintf("%s on %s", e.Name, cat.Category)))
+		}
+		rows = append(rows, row)
+	}
+	all := categoryRow{Category: "all cases", Cases: r.Corpus.Cases, All: true}
+	for _, e := range r.Extractors {
+		all.Cells = append(all.Cells, newRateCell(e.Intended, e.Cases, e.Name+" on all cases"))
+	}
+	return append(rows, all)
+}
+
+func newRateCell(k, n int, what string) rateCell {
+	return rateCell{K: k, N: n, Pct: rate(k, n), Class: rateClass(k, n),
+		Title: fmt.Sprintf("%s: %d of %d cases return the intended result", what, k, n)}
+}
+
+var nonAnchor = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// caseAnchors gives every case a distinct element id made of its id's letters and digits.
+func caseAnchors(cases []Case) map[string]string {
+	ids := make([]string, len(cases))
+	for i, c := range cases {
+		ids[i] = c.ID
+	}
+	return anchors("case-", ids)
+}
+
+// anchors maps each of ids to a distinct element id: prefix, then the id's letters, digits,
+// "-" and "_", other runs of characters turned into "-".
+func anchors(prefix string, ids []string) map[string]string {
+	out := map[string]string{}
+	used := map[string]bool{}
+	for _, id := range ids {
+		if _, ok := out[id]; ok {
+			continue
+		}
+		base := prefix + strings.Trim(nonAnchor.ReplaceAllString(id, "-"), "-")
+		a := base
+		for n := 2; used[a]; n++ {
+			a = base + "-" + strconv.Itoa(n)
+		}
+		used[a] = true
+		out[id] = a
+	}
+	return out
+}
+
+// percent returns 100*k/n rounded, but never 0 for k > 0 nor 100 for k < n, as compacteval
+// drift prints it; 0 when n is 0.
+func percent(k, n int) int {
+	if n == 0 {
+		return 0
+	}
+	p := (200*k + n) / (2 * n)
+	switch {
+	case k > 0 && p == 0:
+		return 1
+	case k < n && p == 100:
+		return 99
+	}
+	return p
+}
+
+// rate formats k/n as a percentage with one decimal, never rounded to 0 or 100 unless it
+// is exactly that; "n/a" when n is 0.
+func rate(k, n int) string {
+	if n == 0 {
+		return "n/a"
+	}
+	p := float64(k) / float64(n) * 100
+	s := strconv.FormatFloat(p, 'f', 1, 64)
+	switch {
+	case k > 0 && s == "0.0":
+		s = "0.1"
+	case k < n && s == "100.0":
+		s = "99.9"
+	}
+	return s + "%"
+}
+
+// rateClass is the colour class of k good results of n: q5 for all of them, q0 to q4 for
+// fifths below, na for nothing to count.
+func rateClass(k, n int) string {
+	switch {
+	case n == 0:
+		return "na"
+	case k >= n:
+		return "q5"
+	}
+	return "q" + strconv.Itoa(min(4, 5*k/n))
+}
+
+// badClass colours a share of bad results (leaks, losses): none for zero, b1 to b3 above.
+func badClass(k, n int) string {
+	switch {
+	case n == 0 || k == 0:
+		return ""
+	case 5*k < n:
+		return "b1"
+	case 2*k < n:
+		return "b2"
+	}
+	return "b3"
+}
+
+func rateLegend() []legendItem {
+	return []legendItem{
+		{"q0", "under 20%"}, {"q1", "20–39%"}, {"q2", "40–59%"}, {"q3", "60–79%"},
+		{"q4", "80–99%"}, {"q5", "100%"}, {"na", "no cases"},
+	}
+}
