@@ -44,7 +44,12 @@ const (
 // BuildInstruction returns the full text of the user message appended to the conversation:
 // an optional system reminder with the custom instructions, then a system reminder holding the
 // trigger notice, the kept-tail note and Instruction.
-func BuildInstruction(opts Options) string {
+func BuildInstruction(opts Options) string { return BuildInstructionWith(Instruction, opts) }
+
+// BuildInstructionWith is BuildInstruction with instruction in place of Instruction, so that
+// another version of the instruction text can be seen in the message the module would send
+// (compacteval review renders an instruction file this way).
+func BuildInstructionWith(instruction string, opts Options) string {
 	notice := runningNotice
 	if opts.Reason == ReasonManual {
 		notice = manualNotice
@@ -61,7 +66,7 @@ func BuildInstruction(opts Options) string {
 		b.WriteString(KeptTailNote(opts.KeptTail))
 	}
 	b.WriteString("\n")
-	b.WriteString(Instruction)
+	b.WriteString(instruction)
 	b.WriteString("\n</system-reminder>")
 	return b.String()
 }

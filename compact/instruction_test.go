@@ -95,6 +95,22 @@ func TestBuildInstruction(t *testing.T) {
 	}
 }
 
+func TestBuildInstructionWith(t *testing.T) {
+	for _, opts := range []Options{
+		{Reason: ReasonManual},
+		{Reason: ReasonOverflow, CustomInstructions: "keep the tests", KeptTail: KeptTail{Count: 2, Opening: "go on"}},
+	} {
+		if got, want := BuildInstructionWith(Instruction, opts), BuildInstruction(opts); got != want {
+			t.Errorf("BuildInstructionWith(Instruction, %+v) differs from BuildInstruction:\n%q\n%q", opts, got, want)
+		}
+		got := BuildInstructionWith("Summarize.", opts)
+		want := strings.Replace(BuildInstruction(opts), "\n"+Instruction+"\n", "\nSummarize.\n", 1)
+		if got != want || strings.Contains(got, "CRITICAL") {
+			t.Errorf("BuildInstructionWith(%q, %+v) = %q, want %q: the same framing around the given text", "Summarize.", opts, got, want)
+		}
+	}
+}
+
 func TestKeptTailNote(t *testing.T) {
 	for _, tc := range []struct {
 		tail   KeptTail

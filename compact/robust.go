@@ -264,11 +264,12 @@ func parseTag(line string, i int) (tag, bool) {
 	return t, true
 }
 
-// summaryMisspelling reports a tag name one edit away from "summary" (sumary, summery),
-// which small models write. "summaries" and other words are two or more edits away.
+// summaryMisspelling reports a tag name one edit away from "summary" that keeps its first
+// two letters (sumary, summery, summmary), as small models write it. "summaries" and other
+// words are two or more edits away.
 func summaryMisspelling(name string) bool {
 	const want = "summary"
-	if len(name) < len(want)-1 || len(name) > len(want)+1 || name == want {
+	if len(name) < len(want)-1 || len(name) > len(want)+1 || name == want || !strings.HasPrefix(name, "su") {
 		return false
 	}
 	return editDistanceAtMostOne(name, want)
@@ -680,8 +681,8 @@ func hasContent(body string) bool {
 		if l == "" {
 			continue
 		}
-		if sc := scanTags(l); len(sc.tags) > 0 && tagsOnly(l, sc.tags) {
-			continue
+		if tagShapedOnly(l) {
+			continue // tags, known or broken (<summ\xb3ry>), are not content
 		}
 		if isHeadingOnly(l) {
 			continue
@@ -691,15 +692,23 @@ func hasContent(body string) bool {
 	return false
 }
 
-func tagsOnly(l string, tags []tag) bool {
-	pos := 0
-	for _, t := range tags {
-		if strings.TrimSpace(l[pos:t.start]) != "" {
+// tagShapedOnly reports whether l is made of <...> tokens and blanks alone.
+func tagShapedOnly(l string) bool {
+	for l != "" {
+		l = strings.TrimLeft(l, " \t")
+		if l == "" {
+			break
+		}
+		if l[0] != '<' {
 			return false
 		}
-		pos = t.end
+		end := strings.IndexAny(l[1:], "<>")
+		if end < 0 || l[1+end] != '>' {
+			return false
+		}
+		l = l[end+2:]
 	}
-	return strings.TrimSpace(l[pos:]) == ""
+	return true
 }
 
 // isHeadingOnly reports a section heading with nothing after it: "3. Files and Code Sections:".
@@ -755,7 +764,7 @@ func (sc *scan) marker() (string, bool) {
 		l := strings.ToLower(TrimJS(sc.line(li)))
 		if l == "[summary]" {
 			rest := sc.text[ln.end:]
-			if k := strings.Index(strings.ToLower(rest), "[/summary]"); k >= 0 {
+			if k := indexFold(rest, "[/summary]", 0); k >= 0 { // not ToLower: it can change lengths
 				rest = rest[:k]
 			}
 			if body := trimRobust(rest, sc.nel); hasContent(body) {

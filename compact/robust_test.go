@@ -54,6 +54,8 @@ func TestExtractRobust(t *testing.T) {
 		{"orphan closer", an + sections + "\n</summary>", sections, true, "the text before an orphan closer"},
 		{"heading", "## Analysis\nSECRET\n\n## Summary\n" + sections, sections, true, "a Summary heading line"},
 		{"brackets", "[summary]\n" + sections + "\n[/summary]\nThanks!", sections, true, "bracket markers"},
+		{"brackets, length-changing lowercase", "[summary]\nİSTANBUL İZMİR " + sections + "\n[/summary]\nAfter.", "İSTANBUL İZMİR " + sections, true,
+			"İ grows when lowercased: the closing bracket is found in the text itself"},
 		{"no markers", "Here is what we did: we fixed the test.", "", false, "prose without any marker is not passed off as a summary"},
 		{"crlf", strings.ReplaceAll(an+"<summary>\n"+sections+"\n</summary>", "\n", "\r\n"), strings.ReplaceAll(sections, "\n", "\r\n"), true, "CRLF ends lines; the body keeps it"},
 		{"nel lines", strings.ReplaceAll(an+"<summary>\n"+sections+"\n</summary>", "\n", "\u0085"), strings.ReplaceAll(sections, "\n", "\u0085"), true, "U+0085 as line terminator is trimmed at the ends"},

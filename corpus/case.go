@@ -10,6 +10,11 @@ import "strings"
 // Version is the case format version this package reads and writes.
 const Version = 1
 
+// Unreviewed marks, in its notes, a recorded case whose intended result and summary flaws a
+// person has not judged yet (compacteval record writes them to corpus/inbox). No case in
+// corpus/cases may carry it.
+const Unreviewed = "not yet reviewed by a person"
+
 // Categories are the kinds of response the corpus covers, in report order.
 var Categories = []string{
 	"well-formed", "malformed-tags", "inline-mention", "nested-example", "duplicated",

@@ -59,6 +59,16 @@ func TestCorpusSize(t *testing.T) {
 	}
 }
 
+// TestNoUnreviewedCases keeps recordings that wait in corpus/inbox for a person's judgement
+// out of the corpus the gate stands on.
+func TestNoUnreviewedCases(t *testing.T) {
+	for _, c := range loadAll(t) {
+		if strings.Contains(c.Notes, corpus.Unreviewed) {
+			t.Errorf("%s: notes say %q: judge intended and summary_flaws, then edit the notes", c.File, corpus.Unreviewed)
+		}
+	}
+}
+
 // TestRoundTrip formats every case canonically and reads it back: every byte of the
 // response and the intended summary must survive, CR, U+2028, U+0085 and BOM included.
 func TestRoundTrip(t *testing.T) {

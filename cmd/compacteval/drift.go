@@ -110,22 +110,7 @@ func printHeader(w io.Writer, extractors []string) {
 func printRow(w io.Writer, r drift.Row) {
 	fmt.Fprintf(w, "%-16s %6d %4d", r.Operator, r.Samples, r.Ambiguous)
 	for _, c := range r.Cells {
-		fmt.Fprintf(w, "  %3d %3d %3d", percent(c.Exact, r.Samples-r.Ambiguous), percent(c.Leaked, r.Samples), percent(c.Lost, r.Found))
+		fmt.Fprintf(w, "  %3d %3d %3d", drift.Percent(c.Exact, r.Samples-r.Ambiguous), drift.Percent(c.Leaked, r.Samples), drift.Percent(c.Lost, r.Found))
 	}
 	fmt.Fprintln(w)
-}
-
-// percent returns 100*k/n rounded, but never 0 for k > 0 nor 100 for k < n; 0 when n is 0.
-func percent(k, n int) int {
-	if n == 0 {
-		return 0
-	}
-	p := (200*k + n) / (2 * n)
-	switch {
-	case k > 0 && p == 0:
-		return 1
-	case k < n && p == 100:
-		return 99
-	}
-	return p
 }

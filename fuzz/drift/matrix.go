@@ -273,3 +273,20 @@ func runJob(jb job, pairs []Pair, extractors []compact.Extractor, ops []Operator
 	}
 	return res
 }
+
+// Percent returns 100*k/n rounded, but never 0 for k > 0 nor 100 for k < n, so that a rare
+// failure or success stays visible; 0 when n is 0. compacteval drift and the reports print
+// the matrix with it.
+func Percent(k, n int) int {
+	if n == 0 {
+		return 0
+	}
+	p := (200*k + n) / (2 * n)
+	switch {
+	case k > 0 && p == 0:
+		return 1
+	case k < n && p == 100:
+		return 99
+	}
+	return p
+}

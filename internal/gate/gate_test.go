@@ -67,14 +67,15 @@ func TestCheck(t *testing.T) {
 			change: func(r *report.Report) {
 				r.Cases[2].Results[0].MatchesIntended = false
 			},
-			want:   []string{"b/three: seed intended pass -> fail (allowed 0 of 1 lost cases)"},
-			reason: "a case seed handled is lost",
+			want: []string{"(all): seed intended_rate (common cases) 0.6667 -> 0.3333 (allowed drop 0.0000)",
+				"b/three: seed intended pass -> fail (allowed 0 of 1 lost cases)"},
+			reason: "a case seed handled is lost, and its rate falls with it",
 		},
 		{
 			name:   "case lost within allowance",
 			change: func(r *report.Report) { r.Cases[2].Results[0].MatchesIntended = false },
-			cfg:    func(c *Config) { c.AllowedDrop.IntendedCases = 1 },
-			reason: "intended_cases allows one",
+			cfg:    func(c *Config) { c.AllowedDrop.IntendedCases, c.AllowedDrop.IntendedRate = 1, 0.5 },
+			reason: "intended_cases allows one, intended_rate the drop it makes",
 		},
 		{
 			name:   "case gained",
@@ -83,9 +84,18 @@ func TestCheck(t *testing.T) {
 		},
 		{
 			name:   "rate falls",
-			change: func(r *report.Report) { r.Extractors[1].Rate = 0.9 },
-			want:   []string{"(all): robust intended_rate 1.0000 -> 0.9000 (allowed drop 0.0000)"},
-			reason: "the rate may not fall with a zero allowance",
+			change: func(r *report.Report) { r.Cases[0].Results[1].MatchesIntended = false },
+			cfg:    func(c *Config) { c.AllowedDrop.IntendedCases = 5 },
+			want:   []string{"(all): robust intended_rate (common cases) 1.0000 -> 0.6667 (allowed drop 0.0000)"},
+			reason: "the rate may not fall with a zero allowance, even where lost cases are allowed",
+		},
+		{
+			name: "harder new case",
+			change: func(r *report.Report) {
+				r.Cases = append(r.Cases, report.Case{ID: "c/hard", Results: []report.Result{{Extractor: "seed"}, {Extractor: "robust"}}})
+				r.Extractors[0].Rate = 0.5
+			},
+			reason: "a new case the extractors fail lowers the overall rate but not the common-case rate",
 		},
 		{
 			name:   "drift falls within allowance",
@@ -95,10 +105,11 @@ func TestCheck(t *testing.T) {
 		},
 		{
 			name:   "per-extractor override",
-			change: func(r *report.Report) { r.Extractors[0].Rate = 0.3 },
+			change: func(r *report.Report) { r.Cases[0].Results[0].MatchesIntended = false },
 			cfg: func(c *Config) {
 				one := 1.0
-				c.Extractors = map[string]ExtractorDrops{"seed": {IntendedRate: &one}}
+				lost := 1
+				c.Extractors = map[string]ExtractorDrops{"seed": {IntendedRate: &one, IntendedCases: &lost}}
 			},
 			reason: "extractors.seed.intended_rate overrides the default",
 		},
@@ -128,7 +139,8 @@ func TestCheck(t *testing.T) {
 			name:   "must pass everything",
 			change: func(r *report.Report) { r.Cases[2].Results[1].MatchesIntended = false },
 			cfg:    func(c *Config) { c.MustPass = []MustPass{{Extractor: "robust", Cases: []string{"*"}}} },
-			want: []string{"b/three: robust intended pass -> fail (allowed 0 of 1 lost cases)",
+			want: []string{"(all): robust intended_rate (common cases) 1.0000 -> 0.6667 (allowed drop 0.0000)",
+				"b/three: robust intended pass -> fail (allowed 0 of 1 lost cases)",
 				"b/three: robust intended must pass -> fail (must_pass)"},
 			reason: "a lone * matches ids with a slash",
 		},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"github.com/compacteval/compacteval/fuzz/drift"
 	"html/template"
 	"regexp"
 	"slices"
@@ -242,22 +243,6 @@ func anchors(prefix string, ids []string) map[string]string {
 	return out
 }
 
-// percent returns 100*k/n rounded, but never 0 for k > 0 nor 100 for k < n, as compacteval
-// drift prints it; 0 when n is 0.
-func percent(k, n int) int {
-	if n == 0 {
-		return 0
-	}
-	p := (200*k + n) / (2 * n)
-	switch {
-	case k > 0 && p == 0:
-		return 1
-	case k < n && p == 100:
-		return 99
-	}
-	return p
-}
-
 // rate formats k/n as a percentage with one decimal, never rounded to 0 or 100 unless it
 // is exactly that; "n/a" when n is 0.
 func rate(k, n int) string {
@@ -306,3 +291,6 @@ func rateLegend() []legendItem {
 		{"q4", "80–99%"}, {"q5", "100%"}, {"na", "no cases"},
 	}
 }
+
+// percent is drift.Percent: the rounding compacteval drift prints.
+func percent(k, n int) int { return drift.Percent(k, n) }

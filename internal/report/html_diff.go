@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"html/template"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -311,4 +312,57 @@ func invisibleTitle(r rune, size int, b byte) string {
 		return fmt.Sprintf("byte 0x%02X, not UTF-8", b)
 	}
 	return fmt.Sprintf("U+%04X", r)
+}
+
+// DiffCSS styles the table SideBySide returns, with the rules report.html uses for its own
+// diffs; a page that shows SideBySide tables puts it in its stylesheet once.
+const DiffCSS = `.diff-wrap{--line:#d0d7de;--del:#ffe4e1;--delx:#f5a8a0;--ins:#dcf5dc;--insx:#94d494;max-height:640px;overflow:auto;border:1px solid var(--line);border-radius:4px;margin:6px 0}
+table.diff{width:100%;table-layout:fixed;margin:0;border-collapse:collapse;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px;line-height:1.4}
+table.diff col.n{width:3.6em}
+table.diff th{position:sticky;top:0;z-index:1;font-family:system-ui,sans-serif;background:#f6f8fa;border:1px solid var(--line);padding:3px 7px;text-align:left}
+table.diff td{border:0;border-right:1px solid var(--line);padding:0 6px;white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-word;vertical-align:top}
+table.diff td.n{color:#8c959f;text-align:right;user-select:none;padding-right:4px}
+table.diff tr.chg td.l,table.diff tr.del td.l{background:var(--del)}
+table.diff tr.chg td.r,table.diff tr.ins td.r{background:var(--ins)}
+table.diff tr.chg td.nl::after,table.diff tr.del td.nl::after{content:" −"}
+table.diff tr.chg td.nr::after,table.diff tr.ins td.nr::after{content:" +"}
+table.diff tr.del td.r,table.diff tr.ins td.l{background:repeating-linear-gradient(135deg,#fafbfc,#fafbfc 4px,#eef0f2 4px,#eef0f2 8px)}
+table.diff td.l .x{background:var(--delx)}
+table.diff td.r .x{background:var(--insx)}
+table.diff tr.skip td{background:#eef4fb;color:#424a53;text-align:center;font-family:system-ui,sans-serif;padding:2px}
+.sp{border:1px solid #8c959f;border-radius:3px;padding:0 2px;margin:0 1px;font-size:10px;color:#24292f;background:#fff8c5}
+.eol{font-size:10px;color:#8a1020;margin-left:6px;font-family:system-ui,sans-serif}
+`
+
+// sideBySideTable is the diff table of html.tmpl's case details, headed by two titles.
+var sideBySideTable = template.Must(template.New("side-by-side").Parse(`
+{{- define "segs"}}{{range .}}{{if .Sp}}<span class="sp{{if .Chg}} x{{end}}" title="{{.Title}}">{{.Text}}</span>{{else if .Chg}}<span class="x">{{.Text}}</span>{{else}}{{.Text}}{{end}}{{end}}{{end -}}
+<div class="diff-wrap">
+<table class="diff">
+<colgroup><col class="n"><col><col class="n"><col></colgroup>
+<thead><tr><th colspan="2">{{.Left}}</th><th colspan="2">{{.Right}}</th></tr></thead>
+<tbody>
+{{- range .Rows}}
+{{if eq .Kind "skip"}}<tr class="skip"><td colspan="4">⋯ {{.Skip}} ⋯</td></tr>{{else}}<tr class="{{.Kind}}"><td class="n nl">{{if .LNo}}{{.LNo}}{{end}}</td><td class="l">{{template "segs" .L}}{{if .LEOL}}<span class="eol">no newline at end</span>{{end}}</td><td class="n nr">{{if .RNo}}{{.RNo}}{{end}}</td><td class="r">{{template "segs" .R}}{{if .REOL}}<span class="eol">no newline at end</span>{{end}}</td></tr>{{end}}
+{{- end}}
+</tbody>
+</table>
+</div>`))
+
+// SideBySide renders a line diff of a and b as report.html shows intended and actual
+// summaries: a table headed left and right (styled by DiffCSS), unchanged lines kept only
+// around a change, changed lines paired and their changed words marked, invisible
+// characters shown by name. It also returns the number of lines deleted and inserted.
+// If a == b, it returns an empty table and 0, 0.
+func SideBySide(a, b, left, right string) (table template.HTML, dels, adds int) {
+	rows, dels, adds := sideBySide(a, b)
+	var buf strings.Builder
+	err := sideBySideTable.Execute(&buf, struct {
+		Left, Right string
+		Rows        []diffRow
+	}{left, right, rows})
+	if err != nil {
+		panic("report: side-by-side template: " + err.Error()) // the data always fits the template
+	}
+	return template.HTML(buf.String()), dels, adds
 }

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/compacteval/compacteval/eval"
@@ -134,7 +133,7 @@ func writeEval(b *strings.Builder, rep eval.Report) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", m.name, meanText(m.a), shareText(m.a.Pooled))
 	}
 	fmt.Fprintf(b, "\n%d of %d summaries have all nine sections in order; %d misattributed user turns.\n\n", t.SectionsComplete, t.SummaryFound, t.Misattributed)
-	worst := WorstEval(rep.Cases, worstCases)
+	worst := worstEval(rep.Cases, worstCases)
 	if len(worst) == 0 {
 		return
 	}
@@ -156,38 +155,6 @@ func writeEval(b *strings.Builder, rep eval.Report) {
 	b.WriteString("\n")
 }
 
-// WorstEval returns up to n results with a summary, lowest coverage first, then lowest
-// boundary coverage, then id.
-func WorstEval(results []eval.Result, n int) []eval.Result {
-	var out []eval.Result
-	for _, r := range results {
-		if r.Found {
-			out = append(out, r)
-		}
-	}
-	val := func(s eval.Share) float64 {
-		v, ok := s.Value()
-		if !ok {
-			return 2
-		}
-		return v
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if x, y := val(a.Coverage), val(b.Coverage); x != y {
-			return x < y
-		}
-		if x, y := val(a.BoundaryCoverage), val(b.BoundaryCoverage); x != y {
-			return x < y
-		}
-		return a.ID < b.ID
-	})
-	if len(out) > n {
-		out = out[:n]
-	}
-	return out
-}
-
 func containsStage(stages []string, s string) bool {
 	for _, x := range stages {
 		if x == s {
@@ -199,23 +166,12 @@ func containsStage(stages []string, s string) bool {
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
-// ratio prints n of d as a percentage; never rounded to 0 or 100 unless exact.
+// ratio prints n of d as compacteval drift does, a dash when there is nothing to count.
 func ratio(n, d int) string {
 	if d <= 0 {
 		return "-"
 	}
-	p := 100 * float64(n) / float64(d)
-	switch {
-	case n == d:
-		return "100%"
-	case n == 0:
-		return "0%"
-	case p > 99.5:
-		return ">99%"
-	case p < 0.5:
-		return "<1%"
-	}
-	return fmt.Sprintf("%.0f%%", p)
+	return fmt.Sprintf("%d%%", drift.Percent(n, d))
 }
 
 func meanText(a eval.Aggregate) string {

@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/record"
+)
+
+const recordUsage = `Usage: compacteval record -provider anthropic|openai -model NAME [flags] CASE...
+       compacteval record -collect ID [-cache DIR] [-json]
+
+Sends the conversation of each CASE (a case file, or a folder: its cases with a
+conversation) followed by the compaction instruction to a real model, as the agent does
+(with the kept-tail note where the case keeps a tail, max_tokens 32000 unless -max-tokens),
+and writes each answer as a new case with origin recorded: model, provider, date, SHA-256
+of the instruction, parameters, stop reason, truncation and token usage.
+
+-provider openai covers every OpenAI-compatible server, so small local models served by
+Ollama, llama.cpp or vLLM are recorded the same way (-base-url http://localhost:11434/v1
+for Ollama, http://localhost:8080/v1 for llama-server, http://localhost:8000/v1 for vLLM).
+
+New cases go below -out as <folder>/<source name>-<provider>-<model>-<n>.yaml, their id
+the same path without .yaml. Their intended summary is the robust extractor's result and
+their summary_flaws is [], both marked "not yet reviewed by a person" in the notes: judge
+them, then move the file into corpus/cases (and run make golden). A case file is never
+overwritten: a rerun skips the samples already written, so an interrupted run resumes.
+
+Secrets: the conversation is redacted (API keys, tokens, JWTs, private keys, passwords in
+URLs, KEY=value settings) before it is sent, the answer before it is cached or written.
+The API key is read from the environment only (ANTHROPIC_API_KEY, OPENAI_API_KEY, or the
+variable -api-key-env names; a local server needs none) and is never written anywhere.
+
+Replay: every answer is cached in -cache under the SHA-256 of provider, model, parameters,
+messages, instruction and sample index, so a rerun costs nothing. -offline never calls a
+model and fails on a cache miss (CI).
+
+-n K records K answers per input and prints how much they vary: distinct answers, and per
+extractor the distinct extractions, found/not found and the range of eval's coverage and
+boundary coverage (measured flakiness). -json prints the cases and that report as one
+document instead.
+
+Calls are retried on 429 and 5xx, after what retry-after asks (at most -max-wait) or 1s,
+2s, 4s, ...; each call has -timeout. A refused key (401) and an unknown model or base URL
+(404) stop the run with a message that says so.
+
+-batch sends the calls not yet answered or cached as one provider batch (Anthropic Message
+Batches, OpenAI Batch API), prints its id and keeps a manifest in -cache. -collect ID
+writes the cases once the batch has ended; run it from the same folder.
+
+Exit codes: 0 every case written or already there; 1 the batch is still running; 2 usage
+error, unreadable case, or a call that failed (refused key, unknown model, retries spent,
+offline cache miss, failed batch item).
+
+Examples:
+  ollama pull qwen2.5:0.5b
+  compacteval record -provider openai -base-url http://localhost:11434/v1 \
+      -model qwen2.5:0.5b -n 3 corpus/cases/eval
+  ANTHROPIC_API_KEY=... compacteval record -provider anthropic -model claude-haiku-4-5 \
+      corpus/cases/eval/gok8s-operator-reconcile-hot-loop-complete.yaml
+  compacteval record -offline -provider openai -model qwen2.5:0.5b -n 3 corpus/cases/eval
+  compacteval record -provider anthropic -model claude-haiku-4-5 -n 5 -batch corpus/cases/eval
+  compacteval record -collect msgbatch_01HkcTjaV5uDC8jWR4ZsDV8d
+`
+
+// recordFlags are the parsed flags of compacteval record.
+type recordFlags struct {
+	provider, model, baseURL, keyEnv string
+	samples, maxTokens, parallel     int
+	retries                          int
+	temperature, reason, tools       string
+	out, cache, collect              string
+	offline, batch, asJSON           bool
+	timeout, maxWait                 time.Duration
+}
+
+func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, int) {
+	f := &recordFlags{}
+	fs := newFlags("record", recordUsage, stderr)
+	fs.StringVar(&f.provider, "provider", "", "API to call: anthropic or openai (any OpenAI-compatible server)")
+	fs.StringVar(&f.model, "model", "", "model name, as the server knows it (ollama list shows Ollama's)")
+	fs.StringVar(&f.baseURL, "base-url", "", "server base URL; empty for the provider's own API")
+	fs.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key (default ANTHROPIC_API_KEY or OPENAI_API_KEY)")
+	fs.IntVar(&f.samples, "n", 1, "answers to record per input")
+	fs.IntVar(&f.maxTokens, "max-tokens", compact.MaxTokens, "max_tokens of each call")
+	fs.StringVar(&f.temperature, "temperature", "", "sampling temperature; empty for the provider's default")
+	fs.StringVar(&f.reason, "reason", string(compact.ReasonThreshold), "what triggered the compaction, for the instruction: manual, threshold or overflow")
+	fs.StringVar(&f.tools, "tools", "declare", "tool calls in the conversation: declare (tool blocks, tools declared) or text (for models without tool support)")
+	fs.StringVar(&f.out, "out", "corpus/inbox", "cases root the new cases go below")
+	fs.StringVar(&f.cache, "cache", record.DefaultCacheDir, "replay cache and batch manifests")
+	fs.BoolVar(&f.offline, "offline", false, "never call a model: replay from -cache, fail on a miss")
+	fs.BoolVar(&f.batch, "batch", false, "submit the calls as one provider batch instead of calling now")
+	fs.StringVar(&f.collect, "collect", "", "collect the batch with this id and write its cases")
+	fs.DurationVar(&f.timeout, "timeout", record.DefaultRetry.Timeout, "time limit of each call")
+	fs.IntVar(&f.retries, "retries", record.DefaultRetry.Retries, "retries after a 429 or 5xx")
+	fs.DurationVar(&f.maxWait, "max-wait", record.DefaultRetry.MaxWait, "longest wait before a retry; a longer retry-after fails the call")
+	fs.IntVar(&f.parallel, "parallel", 1, "calls at once")
+	fs.BoolVar(&f.asJSON, "json", false, "print the cases and the variation report as one JSON document")
+	if code := parseFlags(fs, args); code >= 0 {
+		return nil, nil, code
+	}
+	if msg := f.check(fs); msg != "" {
+		fmt.Fprintf(stderr, "compacteval record: %s\n", msg)
+		return nil, nil, exitError
+	}
+	return f, fs.Args(), -1
+}
+
+// check returns what is wrong with the flags, or "".
+func (f *recordFlags) check(fs *flag.FlagSet) string {
+	switch {
+	case f.collect != "":
+		if fs.NArg() > 0 || f.batch || f.offline {
+			return "-collect takes no CASE, -batch or -offline"
+		}
+		return ""
+	case f.provider != record.Anthropic && f.provider != record.OpenAI:
+		return fmt.Sprintf("-provider is %q, want anthropic or openai (run compacteval record -h)", f.provider)
+	case f.model == "":
+		return "-model is required"
+	case fs.NArg() == 0:
+		return "no CASE to record (a case file or a folder of cases)"
+	case f.samples < 1 || f.maxTokens < 1 || f.parallel < 1 || f.retries < 0 || f.timeout <= 0:
+		return "-n, -max-tokens, -parallel and -timeout must be positive, -retries not negative"
+	case f.batch && f.offline:
+		return "-batch calls a provider; it cannot be -offline"
+	case f.tools != "declare" && f.tools != "text":
+		return fmt.Sprintf("-tools is %q, want declare or text", f.tools)
+	}
+	switch compact.Reason(f.reason) {
+	case compact.ReasonManual, compact.ReasonThreshold, compact.ReasonOverflow:
+	default:
+		return fmt.Sprintf("-reason is %q, want manual, threshold or overflow", f.reason)
+	}
+	if _, err := f.params(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+func (f *recordFlags) params() (record.Params, error) {
+	p := record.Params{MaxTokens: f.maxTokens, ToolsAsText: f.tools == "text"}
+	if f.temperature != "" {
+		t, err := strconv.ParseFloat(f.temperature, 64)
+		if err != nil || t < 0 {
+			return p, fmt.Errorf("-temperature %q is not a number of 0 or more", f.temperature)
+		}
+		p.Temperature = &t
+	}
+	return p, nil
+}
+
+// apiKey returns the key from the environment and the variable it came from.
+func (f *recordFlags) apiKey(provider string) (key, env string) {
+	env = f.keyEnv
+	if env == "" {
+		env = map[string]string{record.Anthropic: "ANTHROPIC_API_KEY", record.OpenAI: "OPENAI_API_KEY"}[provider]
+	}
+	return os.Getenv(env), env
+}
+
+func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f, paths, code := parseRecordFlags(args, stderr)
+	if code >= 0 {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if f.collect != "" {
+		return runCollect(ctx, f, stdout, stderr)
+	}
+	params, _ := f.params()
+	target := record.Target{
+		Provider: f.provider, Model: f.model, Params: params, Reason: compact.Reason(f.reason),
+		Samples: f.samples, Out: f.out, Endpoint: f.baseURL,
+	}
+	key, env := f.apiKey(f.provider)
+	if key != "" {
+		target.Secrets = []string{key}
+	}
+	sources, err := loadSources(paths)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval record: %v\n", err)
+		return exitError
+	}
+	jobs, skipped, err := target.Jobs(sources)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval record: %v\n", err)
+		return exitError
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(stderr, "compacteval record: %s without a conversation skipped\n", plural(len(skipped), "case"))
+	}
+	if len(jobs) == 0 {
+		fmt.Fprintln(stderr, "compacteval record: no case with a conversation to record")
+		return exitError
+	}
+	rec, err := f.recorder(f.provider, f.baseURL, key, env, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval record: %v\n", err)
+		return exitError
+	}
+	rec.Secrets = target.Secrets
+	hint := recordHint{provider: f.provider, model: f.model, baseURL: f.baseURL, keyEnv: env, key: key, cache: f.cache}
+	if f.batch {
+		return submitBatch(ctx, rec, target, jobs, f.asJSON, hint, stdout, stderr)
+	}
+	rec.Done = recordProgress(stderr, len(jobs), hint)
+	outs := rec.Run(ctx, jobs)
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "compacteval record: interrupted; every case written is complete: run the same command again to resume")
+	}
+	return reportRecord(stdout, stderr, outs, nil, f.asJSON, f.out)
+}
+
+// recorder returns a Recorder for the flags; without -offline it has a provider, which
+// needs a key unless a base URL names another server.
+func (f *recordFlags) recorder(provider, baseURL, key, env string, stderr io.Writer) (*record.Recorder, error) {
+	retry := record.DefaultRetry
+	retry.Retries, retry.Timeout, retry.MaxWait = f.retries, f.timeout, f.maxWait
+	retry.Notify = func(attempt int, wait time.Duration, err error) {
+		fmt.Fprintf(stderr, "compacteval record: %v; retry %d in %v\n", err, attempt, wait)
+	}
+	rec := &record.Recorder{Retry: retry, Cache: &record.Cache{Dir: f.cache}, Offline: f.offline, Parallel: f.parallel}
+	if f.offline {
+		return rec, nil
+	}
+	if key == "" && baseURL == "" {
+		return nil, fmt.Errorf("%s is not set: the %s API needs a key (or use -offline to replay the cache)", env, provider)
+	}
+	p, err := record.New(record.Config{Provider: provider, BaseURL: baseURL, APIKey: key, Timeout: f.timeout})
+	if err != nil {
+		return nil, err
+	}
+	rec.Provider = p
+	return rec, nil
+}
+
+// loadSources loads every CASE argument; cases with problems stop the run, since their
+// conversation may not be what it seems.
+func loadSources(paths []string) ([]*corpus.Case, error) {
+	var all []*corpus.Case
+	for _, path := range paths {
+		cases, problems, err := loadCorpus(path)
+		if err != nil {
+			return nil, err
+		}
+		if len(problems) > 0 {
+			return nil, fmt.Errorf("%d corpus problems in %s (compacteval corpus lint):\n%v", len(problems), path, problems)
+		}
+		all = append(all, cases...)
+	}
+	return all, nil
+}
+
+// recordProgress returns a Done callback that reports each outcome on stderr.
+func recordProgress(stderr io.Writer, total int, h recordHint) func(record.Outcome) {
+	n := 0
+	return func(o record.Outcome) {
+		n++
+		switch {
+		case o.Err != nil && errors.Is(o.Err, record.ErrSkipped):
+			return
+		case o.Err != nil:
+			fmt.Fprintf(stderr, "compacteval record: [%d/%d] %s failed: %s\n", n, total, o.Job.ID, h.explain(o.Err))
+		default:
+			fmt.Fprintf(stderr, "compacteval record: [%d/%d] %s %s\n", n, total, o.Status, o.Job.ID)
+		}
+		if o.Response != nil && record.PromptCut(o.Job.Request, o.Response) {
+			got, _ := o.Response.PromptTokens()
+			fmt.Fprintf(stderr, "compacteval record: warning: %s: the server counted %d prompt tokens for a conversation of about %d; "+
+				"its context window may have cut it (Ollama: start it with OLLAMA_CONTEXT_LENGTH=65536)\n", o.Job.ID, got, o.Job.Request.EstimatedTokens())
+		}
+	}
+}
+
+// recordHint turns errors into messages that say what to do.
+type recordHint struct {
+	provider, model, baseURL, keyEnv, key, cache string
+}
+
+func (h recordHint) explain(err error) string {
+	where := h.baseURL
+	if where == "" {
+		where = "the " + h.provider + " API"
+	}
+	switch {
+	case errors.Is(err, record.ErrUnauthorized) && h.key == "":
+		return fmt.Sprintf("%v\n  %s answered 401 and %s is not set: set it to a valid key", err, where, h.keyEnv)
+	case errors.Is(err, record.ErrUnauthorized):
+		return fmt.Sprintf("%v\n  the key in %s was refused: check that it is valid for %s", err, h.keyEnv, where)
+	case errors.Is(err, record.ErrModelNotFound) && h.baseURL != "":
+		return fmt.Sprintf("%v\n  model %q is not served at %s (Ollama: ollama pull %s; ollama list shows the names)", err, h.model, h.baseURL, h.model)
+	case errors.Is(err, record.ErrModelNotFound):
+		return fmt.Sprintf("%v\n  model %q does not exist or this key cannot use it: check the name", err, h.model)
+	case errors.Is(err, record.ErrEndpointNotFound):
+		return fmt.Sprintf("%v\n  nothing answers there: an OpenAI-compatible -base-url usually ends in /v1", err)
+	case errors.Is(err, record.ErrCacheMiss):
+		return fmt.Sprintf("%v\n  no answer for this input in %s: record it without -offline first", err, h.cache)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Sprintf("%v\n  nothing listens at %s: is the server running?", err, where)
+	}
+	return err.Error()
+}

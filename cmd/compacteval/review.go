@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/compacteval/compacteval/internal/atomicfile"
+	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/review"
+)
+
+const reviewUsage = `Usage: compacteval review BASE HEAD [-corpus DIR] [-drift-n N] [-drift-seed N]
+         [-eval-extractor NAME] [-config gate.yaml] [-json] [-markdown FILE] [-html FILE]
+
+Shows what a change to the compaction prompt or to an extractor does, for the reviewer of a
+pull request. BASE and HEAD are each one of
+
+  -base REV / -head REV             a git revision of this repository: compacteval is built
+                                    there (in a temporary worktree) and run as compacteval pipe,
+                                    with every extractor profile it has
+  -base-file F / -head-file F       a TypeScript module like ../shared/seed/compaction.ts
+                                    (.ts, .mts, .cts: run under node once esbuild has removed
+                                    its types; it must not import files beside it), a
+                                    JavaScript module (.mjs, .js, .cjs: run as it is), or any
+                                    other file: an instruction text (one final line break
+                                    dropped), rendered with compacteval's own framing
+  -base-cmd C / -head-cmd C         a command, run with sh -c, that answers the reference
+                                    protocol (docs/protocol.md) on stdin and stdout
+
+Both versions run on the same corpus (-corpus, of the working tree). The review holds:
+
+  - a word diff of the instruction text and of every rendered text (each reason, with and
+    without custom instructions and a kept tail; the continuation summary)
+  - for each extractor profile both versions have (a module has one, seed): every case
+    whose output changed, by category, base and head, and whether it moved toward intended
+    (base deviated, head returns it), away from it, or neither
+  - the drift matrix of both (exact recoveries per operator, same seed and samples)
+  - the eval scores of both, per case and in total (-eval-extractor, default seed)
+
+Prints Markdown for a pull-request comment; -markdown and -html also write it to files
+(the HTML page is self-contained, with side-by-side diffs); -json prints one document
+(schema_version) instead. Progress goes to stderr.
+
+Exit codes: 0 nothing regressed; 1 a case moved away from intended (more cases than the
+gate config's allowed_drop.intended_cases for that extractor, 0 by default), or a drift
+or eval score fell further than its allowed_drop (-config, default gate.yaml when it
+exists); a changed text alone never fails; 2 the review could not run (usage, a version
+that does not build or start, an unreadable corpus or config).
+
+Examples:
+  compacteval review -base origin/main -head HEAD -html review.html > review.md
+  compacteval review -base-file old/compaction.ts -head-file ../shared/seed/compaction.ts
+  compacteval review -base-file prompt-v1.txt -head-file prompt-v2.txt
+  compacteval review -base HEAD -head-cmd 'node my-runner.mjs' -json | jq .regressions
+`
+
+func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("review", reviewUsage, stderr)
+	var base, head review.Spec
+	fs.StringVar(&base.Rev, "base", "", "base `REV`ision of this git repository")
+	fs.StringVar(&head.Rev, "head", "", "head `REV`ision of this git repository")
+	fs.StringVar(&base.File, "base-file", "", "base module or instruction text `FILE`")
+	fs.StringVar(&head.File, "head-file", "", "head module or instruction text `FILE`")
+	fs.StringVar(&base.Command, "base-cmd", "", "base `command` speaking the protocol (sh -c)")
+	fs.StringVar(&head.Command, "head-cmd", "", "head `command` speaking the protocol (sh -c)")
+	dir := fs.String("corpus", defaultCorpus, "corpus folder both versions run on")
+	n := fs.Int("drift-n", 50, "drift samples per operator (0 skips drift)")
+	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
+	evalEx := fs.String("eval-extractor", "seed", "extractor profile whose summaries eval scores")
+	configPath := fs.String("config", "", "gate config with the allowed drops (default: gate.yaml if it exists, else none may fall)")
+	asJSON := fs.Bool("json", false, "print the review as one JSON document and nothing else")
+	mdPath := fs.String("markdown", "", "also write the Markdown review to `FILE`")
+	htmlPath := fs.String("html", "", "also write the HTML review to `FILE`")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "compacteval review: unexpected argument %q\n", fs.Arg(0))
+		return exitError
+	}
+	for _, s := range []struct {
+		name string
+		spec review.Spec
+	}{{"base", base}, {"head", head}} {
+		given := 0
+		for _, v := range []string{s.spec.Rev, s.spec.File, s.spec.Command} {
+			if v != "" {
+				given++
+			}
+		}
+		if given != 1 {
+			fmt.Fprintf(stderr, "compacteval review: give exactly one of -%[1]s, -%[1]s-file and -%[1]s-cmd\n", s.name)
+			return exitError
+		}
+	}
+	if *n < 0 {
+		fmt.Fprintf(stderr, "compacteval review: -drift-n must not be negative, not %d\n", *n)
+		return exitError
+	}
+	cfg, err := reviewConfig(*configPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
+	}
+	cases, problems, err := loadCorpus(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval review: corpus: %v\n", err)
+		return exitError
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "compacteval review: %d corpus problems (run compacteval corpus lint); using the %d cases that loaded\n", len(problems), len(cases))
+	}
+
+	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr})
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
+	}
+	r, err := review.Compare(b, h, review.Options{
+		Cases: cases, CorpusDir: *dir, DriftSeed: *seed, DriftN: *n,
+		EvalExtractor: *evalEx, Gate: cfg, Log: stderr,
+	})
+	if cerr := errors.Join(b.Close(), h.Close()); cerr != nil && err == nil {
+		fmt.Fprintf(stderr, "compacteval review: warning: %v\n", cerr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
+	}
+
+	var md bytes.Buffer
+	if err := review.Markdown(&md, r); err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
+	}
+	if *mdPath != "" {
+		if err := atomicfile.Write(*mdPath, md.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+			return exitError
+		}
+	}
+	if *htmlPath != "" {
+		page, err := review.HTML(r)
+		if err == nil {
+			err = atomicfile.Write(*htmlPath, page, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+			return exitError
+		}
+	}
+	if *asJSON {
+		if code := writeJSON(stdout, stderr, r); code != exitOK {
+			return code
+		}
+	} else if _, err := stdout.Write(md.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
+	}
+	if !r.Passed() {
+		fmt.Fprintf(stderr, "compacteval review: %d regressions: %s\n", len(r.Regressions), regressionList(r.Regressions))
+		return exitProblem
+	}
+	return exitOK
+}
+
+// reviewConfig reads the gate config: path, or gate.yaml when it exists, or the default.
+func reviewConfig(path string) (gate.Config, error) {
+	if path == "" {
+		if _, err := os.Stat("gate.yaml"); err != nil {
+			return gate.DefaultConfig(), nil
+		}
+		path = "gate.yaml"
+	}
+	return gate.ReadConfig(path)
+}
+
+func regressionList(rs []gate.Regression) string {
+	var parts []string
+	for i, r := range rs {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(rs)-5))
+			break
+		}
+		parts = append(parts, r.String())
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,238 @@
+package record
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/atomicfile"
+	"github.com/compacteval/compacteval/internal/redact"
+)
+
+// Job is one sample of one source case to record, and the file it goes to.
+type Job struct {
+	Recording
+	Path string
+}
+
+// Target says what to record and where.
+type Target struct {
+	Provider string
+	Model    string
+	Params   Params
+	Reason   compact.Reason
+	// Samples is how many answers to record per source case (-n).
+	Samples int
+	// Out is the cases root the new files go below.
+	Out string
+	// Endpoint is the base URL, noted in each case; empty for the provider's own API.
+	Endpoint string
+	// Secrets are literal values to redact besides the patterns (the API key in use).
+	Secrets []string
+}
+
+// Jobs returns a job per source case with a conversation and per sample, in source order;
+// skipped lists the ids of the sources without a conversation.
+func (t Target) Jobs(sources []*corpus.Case) (jobs []Job, skipped []string, err error) {
+	for _, src := range sources {
+		if len(src.Conversation) == 0 {
+			skipped = append(skipped, src.ID)
+			continue
+		}
+		for n := 1; n <= t.Samples; n++ {
+			job, err := t.job(src, n)
+			if err != nil {
+				return nil, nil, err
+			}
+			jobs = append(jobs, job)
+		}
+	}
+	return jobs, skipped, nil
+}
+
+func (t Target) job(src *corpus.Case, sample int) (Job, error) {
+	req, err := NewRequest(src, t.Provider, t.Model, t.Params, t.Reason, sample, t.Secrets...)
+	if err != nil {
+		return Job{}, err
+	}
+	id := CaseID(src, t.Provider, t.Model, sample)
+	return Job{
+		Recording: Recording{Source: src, Request: req, ID: id, Endpoint: t.Endpoint},
+		Path:      CasePath(t.Out, id),
+	}, nil
+}
+
+// Outcome statuses.
+const (
+	StatusRecorded = "recorded" // the model answered; the case was written
+	StatusReplayed = "replayed" // the answer came from the cache; the case was written
+	StatusExists   = "exists"   // the case file was already there and was left alone
+	StatusFailed   = "failed"
+)
+
+// Outcome is what became of one job.
+type Outcome struct {
+	Job    *Job
+	Status string
+	// Case is the written or existing case; nil when it failed or cannot be read.
+	Case *corpus.Case
+	// Response is the answer, when there is one (nil for an existing file).
+	Response *Response
+	Err      error
+}
+
+// Recorder runs jobs: from the case file if it exists, else from the cache, else from the
+// provider; each case file is created atomically and never overwritten.
+type Recorder struct {
+	// Provider may be nil when Offline.
+	Provider Provider
+	Retry    Retry
+	// Cache may be nil: then nothing is replayed or kept.
+	Cache *Cache
+	// Offline fails a job whose answer is not cached instead of calling the provider.
+	Offline bool
+	// Parallel is how many calls run at once (at least 1).
+	Parallel int
+	// Now gives the date of an answer; nil means time.Now.
+	Now func() time.Time
+	// Secrets are literal values redacted from answers besides the patterns.
+	Secrets []string
+	// Done, when set, hears of each outcome as it happens (for progress), one at a time.
+	Done func(Outcome)
+}
+
+// ErrSkipped marks jobs not run because an earlier one failed in a way that every job
+// would (a refused key, an unknown model, a wrong endpoint, no server).
+var ErrSkipped = errors.New("not run after an earlier error")
+
+// Run runs every job and returns their outcomes in job order. A refused key, an unknown
+// model, a wrong endpoint or a refused connection stops the jobs not yet started; ctx's
+// cancellation stops all.
+func (r *Recorder) Run(ctx context.Context, jobs []Job) []Outcome {
+	out := make([]Outcome, len(jobs))
+	var (
+		mu    sync.Mutex
+		fatal bool
+		wg    sync.WaitGroup
+	)
+	next := make(chan int)
+	for range max(r.Parallel, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				mu.Lock()
+				stop := fatal
+				mu.Unlock()
+				var o Outcome
+				if stop || ctx.Err() != nil {
+					o = Outcome{Job: &jobs[i], Status: StatusFailed, Err: ErrSkipped}
+				} else {
+					o = r.one(ctx, &jobs[i])
+				}
+				mu.Lock()
+				if stopsRun(o.Err) {
+					fatal = true
+				}
+				out[i] = o
+				if r.Done != nil {
+					r.Done(o)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// stopsRun reports whether err would fail every other job too.
+func stopsRun(err error) bool {
+	return errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrModelNotFound) ||
+		errors.Is(err, ErrEndpointNotFound) || errors.Is(err, syscall.ECONNREFUSED)
+}
+
+func (r *Recorder) one(ctx context.Context, job *Job) Outcome {
+	if o, ok := existing(job); ok {
+		return o
+	}
+	status := StatusReplayed
+	resp, err := r.cached(job.Request)
+	switch {
+	case errors.Is(err, ErrCacheMiss) && r.Offline:
+		return Outcome{Job: job, Status: StatusFailed, Err: fmt.Errorf("%w (-offline)", err)}
+	case errors.Is(err, ErrCacheMiss):
+		status = StatusRecorded
+		err = r.Retry.Do(ctx, func(ctx context.Context) error {
+			var err error
+			resp, err = r.Provider.Send(ctx, job.Request)
+			return err
+		})
+		if err != nil {
+			return Outcome{Job: job, Status: StatusFailed, Err: err}
+		}
+		r.finish(resp)
+		if r.Cache != nil {
+			if err := r.Cache.Put(job.Request, resp); err != nil {
+				return Outcome{Job: job, Status: StatusFailed, Response: resp, Err: err}
+			}
+		}
+	case err != nil:
+		return Outcome{Job: job, Status: StatusFailed, Err: err}
+	}
+	return r.write(job, status, resp)
+}
+
+func (r *Recorder) cached(req *Request) (*Response, error) {
+	if r.Cache == nil {
+		return nil, ErrCacheMiss
+	}
+	return r.Cache.Get(req)
+}
+
+// finish dates and redacts a fresh answer, before anything keeps it.
+func (r *Recorder) finish(resp *Response) {
+	resp.Date = r.today()
+	text, n := redact.Literals(resp.Text, r.Secrets...)
+	text, m := redact.String(text)
+	resp.Text, resp.Redacted = text, n+m
+}
+
+// write creates the case file of an answer; a file that appeared meanwhile is left alone.
+func (r *Recorder) write(job *Job, status string, resp *Response) Outcome {
+	c, data, err := NewCase(job.Recording, resp)
+	if err != nil {
+		return Outcome{Job: job, Status: StatusFailed, Response: resp, Err: err}
+	}
+	c.File = job.Path
+	if err := atomicfile.Create(job.Path, data, 0o644); err != nil {
+		if errors.Is(err, atomicfile.ErrExists) {
+			o, _ := existing(job)
+			return o
+		}
+		return Outcome{Job: job, Status: StatusFailed, Response: resp, Err: err}
+	}
+	return Outcome{Job: job, Status: status, Case: c, Response: resp}
+}
+
+// existing returns the outcome for a job whose case file is already there: it is read for
+// the report, and left alone even when it does not read (a person may be editing it).
+func existing(job *Job) (Outcome, bool) {
+	if _, err := os.Stat(job.Path); err != nil {
+		return Outcome{}, false
+	}
+	o := Outcome{Job: job, Status: StatusExists}
+	// A case with problems still comes back as far as it decoded; the report uses it.
+	o.Case, _ = corpus.ReadFile(job.Path, job.ID)
+	return o, true
+}

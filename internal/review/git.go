@@ -1,0 +1,96 @@
+package review
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// revBuilds builds compacteval at git revisions of one repository, once per commit, each
+// in a worktree that is removed as soon as the binary is built.
+type revBuilds struct {
+	dir  string
+	log  io.Writer
+	tmp  string
+	bins map[string]string // commit -> binary
+}
+
+// build returns the compacteval binary built at rev and a description of the revision.
+func (r *revBuilds) build(rev string) (bin, desc string, err error) {
+	if strings.HasPrefix(rev, "-") {
+		return "", "", fmt.Errorf("revision %q: a revision does not begin with -", rev)
+	}
+	dir := r.dir
+	if dir == "" {
+		dir = "."
+	}
+	top, err := git(dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", "", fmt.Errorf("revision %s: not in a git repository: %w", rev, err)
+	}
+	commit, err := git(top, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	if err != nil {
+		return "", "", fmt.Errorf("revision %s: no such commit", rev)
+	}
+	desc = fmt.Sprintf("git %s (%.12s)", rev, commit)
+	if bin, ok := r.bins[commit]; ok {
+		return bin, desc, nil
+	}
+	if r.tmp == "" {
+		if r.tmp, err = os.MkdirTemp("", "compacteval-review-git-"); err != nil {
+			return "", "", err
+		}
+	}
+	wt := filepath.Join(r.tmp, "worktree-"+commit[:12])
+	bin = filepath.Join(r.tmp, "compacteval-"+commit[:12])
+	if r.log != nil {
+		fmt.Fprintf(r.log, "review: building compacteval at %s\n", desc)
+	}
+	if _, err := git(top, "worktree", "add", "--detach", wt, commit); err != nil {
+		return "", "", fmt.Errorf("revision %s: %w", rev, err)
+	}
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/compacteval")
+	cmd.Dir = wt
+	out, berr := cmd.CombinedOutput()
+	_, rerr := git(top, "worktree", "remove", "--force", wt)
+	if berr != nil {
+		return "", "", fmt.Errorf("revision %s: go build ./cmd/compacteval: %v\n%s", rev, berr, bytes.TrimSpace(out))
+	}
+	if rerr != nil {
+		return "", "", fmt.Errorf("revision %s: %w", rev, rerr)
+	}
+	r.bins[commit] = bin
+	return bin, desc, nil
+}
+
+// close removes the binaries.
+func (r *revBuilds) close() error {
+	if r.tmp == "" {
+		return nil
+	}
+	err := os.RemoveAll(r.tmp)
+	r.tmp = ""
+	return err
+}
+
+// git runs git in dir and returns its trimmed output.
+func git(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && stderr.Len() > 0 {
+			return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), strings.TrimSpace(stderr.String()))
+		}
+		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

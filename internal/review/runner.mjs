@@ -1,0 +1,50 @@
+// compacteval review's runner: answers the reference protocol (docs/protocol.md) with the
+// exports of the module named by its argument, as ../shared/reference/reference.mjs does for
+// the seed module. A request for an export the module lacks gets {"error": ...}.
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+
+const loaded = await import(pathToFileURL(process.argv[2]).href);
+// A CommonJS module arrives as its default export.
+const ref = loaded.extractSummary === undefined && loaded.default && typeof loaded.default === "object" ? loaded.default : loaded;
+
+function fn(name) {
+	if (typeof ref[name] !== "function") throw new Error(`the module does not export ${name}`);
+	return ref[name];
+}
+
+function answer(req) {
+	switch (req.op) {
+		case "extract": {
+			const s = fn("extractSummary")(req.text);
+			return { summary: s === undefined || s === null ? null : s };
+		}
+		case "instruction": {
+			const opts = { reason: req.reason };
+			if (req.customInstructions !== undefined && req.customInstructions !== null) opts.customInstructions = req.customInstructions;
+			if (req.keptTail) opts.keptTail = req.keptTail;
+			return { text: fn("buildCompactionInstruction")(opts) };
+		}
+		case "keptTailNote":
+			return { text: fn("keptTailNote")({ count: req.count, opening: req.opening }) };
+		case "continuation":
+			return { text: fn("continuationSummary")(req.summary, req.transcriptPath ?? undefined) };
+		case "constants":
+			if (typeof ref.COMPACTION_INSTRUCTION !== "string") throw new Error("the module does not export COMPACTION_INSTRUCTION");
+			return { maxTokens: ref.COMPACTION_MAX_TOKENS, instruction: ref.COMPACTION_INSTRUCTION };
+		default:
+			return { error: `unknown op ${JSON.stringify(req.op)}` };
+	}
+}
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of rl) {
+	if (line.trim() === "") continue;
+	let out;
+	try {
+		out = answer(JSON.parse(line));
+	} catch (e) {
+		out = { error: String(e && e.message ? e.message : e) };
+	}
+	process.stdout.write(JSON.stringify(out) + "\n");
+}

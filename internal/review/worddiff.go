@@ -1,0 +1,295 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/compacteval/compacteval/internal/textdiff"
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Edit is one run of a word diff: Op is "=" (in both texts), "-" (base only) or "+" (head
+// only).
+type Edit struct {
+	Op   string `json:"op"`
+	Text string `json:"text"`
+}
+
+// WordDiff returns the word-level differences of base and head (go-diff with semantic
+// cleanup and no timeout, so the result does not change with load). Joining the "=" and
+// "-" runs gives base, the "=" and "+" runs head. If base == head, WordDiff returns nil.
+func WordDiff(base, head string) []Edit {
+	if base == head {
+		return nil
+	}
+	var out []Edit
+	for _, d := range textdiff.Words(base, head) {
+		op := "="
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			op = "-"
+		case diffmatchpatch.DiffInsert:
+			op = "+"
+		}
+		out = append(out, Edit{op, d.Text})
+	}
+	return out
+}
+
+// changes returns the runs of a diff that are not "=", for telling diffs with the same
+// changes apart from those with other ones.
+func changes(edits []Edit) []Edit {
+	var out []Edit
+	for _, e := range edits {
+		if e.Op != "=" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func sameEdits(a, b []Edit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lineBreakMark stands for a line break that only one side has.
+const lineBreakMark = "↵"
+
+// wordLine is one line of a word diff as a reviewer reads it. Kind is ' ' (unchanged), '-'
+// (the whole line is base only), '+' (head only) or '!' (changed words within the line).
+// Break is the op of the line break that ends the line when only one side has it ("-" or
+// "+"), "" otherwise. No is the line's number in head, or in base for a '-' line.
+type wordLine struct {
+	Kind  byte
+	No    int
+	Runs  []Edit
+	Break string
+}
+
+// wordLines splits a word diff into lines: a line ends at every line terminator of either
+// side ("\n", "\r\n", a lone "\r", NEL, U+2028, U+2029), so a run that spans lines is cut
+// at its line terminators. Invisible characters are named
+// (visible); adjacent runs of one op are joined.
+func wordLines(edits []Edit) []wordLine {
+	var lines []wordLine
+	var cur []Edit
+	baseNo, headNo := 1, 1
+	end := func(brk string) {
+		l := wordLine{Kind: ' ', Break: brk}
+		ins, del, eq := brk == "+", brk == "-", false
+		for _, r := range cur {
+			switch r.Op {
+			case "+":
+				ins = true
+			case "-":
+				del = true
+			default:
+				eq = true
+			}
+			if n := len(l.Runs); n > 0 && l.Runs[n-1].Op == r.Op {
+				l.Runs[n-1].Text += r.Text
+				continue
+			}
+			l.Runs = append(l.Runs, r)
+		}
+		switch {
+		case ins && !del && !eq:
+			l.Kind = '+'
+		case del && !ins && !eq:
+			l.Kind = '-'
+		case ins || del:
+			l.Kind = '!'
+		}
+		l.No = headNo
+		if l.Kind == '-' {
+			l.No = baseNo
+		}
+		lines = append(lines, l)
+		cur = nil
+	}
+	for i, e := range edits {
+		parts := splitLines(e.Text)
+		for j, p := range parts {
+			body, term := cutTerminator(p)
+			if term == "\r" && j == len(parts)-1 && crlfSplit(edits, i) {
+				body, term = p, "" // the "\n" of this CRLF opens the next run
+			}
+			// A terminator other than "\n" stays in the line, named by visible.
+			if text := body + strings.TrimSuffix(term, "\n"); text != "" {
+				cur = append(cur, Edit{e.Op, visible(text)})
+			}
+			if term == "" {
+				continue
+			}
+			brk := ""
+			if e.Op != "=" {
+				brk = e.Op
+			}
+			end(brk)
+			if e.Op != "+" {
+				baseNo++
+			}
+			if e.Op != "-" {
+				headNo++
+			}
+		}
+	}
+	if len(cur) > 0 {
+		end("")
+	}
+	return lines
+}
+
+// crlfSplit reports whether the run that follows edits[i] on one of its sides begins with
+// "\n", so that a "\r" ending edits[i] is the first half of a CRLF that the diff split.
+func crlfSplit(edits []Edit, i int) bool {
+	for _, next := range edits[i+1:] {
+		if edits[i].Op == "=" || next.Op == "=" || next.Op == edits[i].Op {
+			return strings.HasPrefix(next.Text, "\n")
+		}
+	}
+	return false
+}
+
+// splitLines splits s after every line terminator: "\n", "\r\n", a lone "\r", U+0085 (NEL),
+// U+2028 and U+2029. The last part may lack one.
+func splitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch r {
+		case '\r':
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+		case '\n', 0x85, 0x2028, 0x2029:
+		default:
+			continue
+		}
+		out = append(out, s[start:i])
+		start = i
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// cutTerminator splits a part of splitLines into its text and its line terminator ("" for
+// a last part without one).
+func cutTerminator(p string) (body, term string) {
+	for _, t := range []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"} {
+		if b, ok := strings.CutSuffix(p, t); ok {
+			return b, t
+		}
+	}
+	return p, ""
+}
+
+// plain returns the text of a line without its marks.
+func (l wordLine) plain() string {
+	var b strings.Builder
+	for _, r := range l.Runs {
+		b.WriteString(r.Text)
+	}
+	return b.String()
+}
+
+// marked returns the runs of a '!' line with its changed line break as a run of its own.
+func (l wordLine) marked() []Edit {
+	if l.Break == "" {
+		return l.Runs
+	}
+	runs := append([]Edit{}, l.Runs...)
+	if n := len(runs); n > 0 && runs[n-1].Op == l.Break {
+		runs[n-1].Text += lineBreakMark
+		return runs
+	}
+	return append(runs, Edit{l.Break, lineBreakMark})
+}
+
+// hunk is a run of lines around changes; Skipped counts the unchanged lines left out
+// before it.
+type hunk struct {
+	Skipped int
+	Lines   []wordLine
+}
+
+// hunks keeps ctx unchanged lines around each changed line. It returns nil when no line
+// changed.
+func hunks(lines []wordLine, ctx int) []hunk {
+	keep := make([]bool, len(lines))
+	any := false
+	for i, l := range lines {
+		if l.Kind != ' ' {
+			any = true
+			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	if !any {
+		return nil
+	}
+	var out []hunk
+	skipped := 0
+	for i, l := range lines {
+		if !keep[i] {
+			skipped++
+			continue
+		}
+		if len(out) == 0 || skipped > 0 {
+			out = append(out, hunk{Skipped: skipped})
+			skipped = 0
+		}
+		h := &out[len(out)-1]
+		h.Lines = append(h.Lines, l)
+	}
+	return out
+}
+
+// visible returns s with every character that would not be seen named in angle brackets,
+// as report.html names them: ⟨CR⟩, ⟨NBSP⟩, ⟨U+200B⟩, ⟨\xFF⟩ for a byte that is not UTF-8.
+// Tabs and plain spaces stay.
+func visible(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		name := ""
+		switch {
+		case r == utf8.RuneError && size == 1:
+			name = fmt.Sprintf(`\x%02X`, s[i])
+		case r == '\t' || r == ' ':
+		case r == '\r':
+			name = "CR"
+		case r == 0x85:
+			name = "NEL"
+		case r == 0xA0:
+			name = "NBSP"
+		case r == 0xFEFF:
+			name = "BOM"
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zs, r),
+			unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
+			name = fmt.Sprintf("U+%04X", r)
+		}
+		if name != "" {
+			b.WriteString("⟨" + name + "⟩")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
