@@ -29,6 +29,11 @@ func FuzzExtractors(f *testing.F) {
 		if compact.TrimJS(e.Summary) != e.Summary {
 			t.Fatalf("%s(%q).Summary = %q is not trimmed", ex.Name, text, e.Summary)
 		}
+		// Output is bounded by the input's length; only claude-code can grow it, through the
+		// $&, $` and $' of its JavaScript replacement, which upstream has too.
+		if limit := outputBound(ex.Name, len(text)); len(e.Summary) > limit {
+			t.Fatalf("%s returned %d bytes for %d, over the bound %d", ex.Name, len(e.Summary), len(text), limit)
+		}
 		switch ex.Name {
 		case "plain":
 			if e.Summary != compact.TrimJS(text) {
@@ -57,6 +62,17 @@ func FuzzExtractors(f *testing.F) {
 
 // knownTag matches the tags robust knows, in any case, with attributes and blanks, on one
 // line (a tag broken across lines is text).
+// outputBound is the most an extractor may return for an n-byte text: n, except for
+// claude-code, where each "$&" (two bytes) in a summary block expands to the whole block and
+// "$`" and "$'" to the text before and after it, so the output can grow with the square of
+// the input, as Claude Code's own formatter does.
+func outputBound(extractor string, n int) int {
+	if extractor == "claude-code" {
+		return len("Summary:\n") + n + n*n/2
+	}
+	return n
+}
+
 var knownTag = regexp.MustCompile(`(?i)<[ \t]*/?[ \t]*(summary|analysis|think|thinking|example)\b[^<>\n]*>`)
 
 // checkRobust checks robust's guarantee on any text: a found summary is more than tags (a

@@ -49,7 +49,8 @@ func init() {
 //
 // Reproduced quirk: the replacement is a JavaScript replacement string, so "$&", "$`", "$'"
 // and "$$" inside the summary expand to the matched block, the text before it, the text
-// after it and "$".
+// after it and "$". A summary quoting shell ("$$", "$'...'") is changed, and one holding many
+// "$&" grows with the square of its length.
 func ExtractClaudeCode(text string) Extraction {
 	s := replaceFirstBlock(text, "<analysis>", "</analysis>", false, func(string, string, string) string { return "" })
 	path := PathWhole

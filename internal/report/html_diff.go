@@ -135,32 +135,6 @@ func lineDiff(a, b string) []lineOp {
 	return ops
 }
 
-// splitLines splits s after every line terminator: "\n", "\r\n", a lone "\r", U+0085 (NEL),
-// U+2028 and U+2029. The last line may lack one.
-func splitLines(s string) []string {
-	var ls []string
-	start := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch r {
-		case '\r':
-			if i < len(s) && s[i] == '\n' {
-				i++
-			}
-		case '\n', 0x85, 0x2028, 0x2029:
-		default:
-			continue
-		}
-		ls = append(ls, s[start:i])
-		start = i
-	}
-	if start < len(s) {
-		ls = append(ls, s[start:])
-	}
-	return ls
-}
-
 // display returns a line without its "\n" (other terminators stay, shown by name) and
 // whether it lacks a terminator.
 func display(line string) (text string, noEOL bool) {
@@ -366,3 +340,5 @@ func SideBySide(a, b, left, right string) (table template.HTML, dels, adds int) 
 	}
 	return template.HTML(buf.String()), dels, adds
 }
+
+func splitLines(s string) []string { return textdiff.SplitLines(s) }

@@ -161,32 +161,6 @@ func crlfSplit(edits []Edit, i int) bool {
 	return false
 }
 
-// splitLines splits s after every line terminator: "\n", "\r\n", a lone "\r", U+0085 (NEL),
-// U+2028 and U+2029. The last part may lack one.
-func splitLines(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch r {
-		case '\r':
-			if i < len(s) && s[i] == '\n' {
-				i++
-			}
-		case '\n', 0x85, 0x2028, 0x2029:
-		default:
-			continue
-		}
-		out = append(out, s[start:i])
-		start = i
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
-}
-
 // cutTerminator splits a part of splitLines into its text and its line terminator ("" for
 // a last part without one).
 func cutTerminator(p string) (body, term string) {
@@ -293,3 +267,5 @@ func visible(s string) string {
 	}
 	return b.String()
 }
+
+func splitLines(s string) []string { return textdiff.SplitLines(s) }

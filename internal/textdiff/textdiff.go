@@ -5,6 +5,7 @@ package textdiff
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -84,4 +85,31 @@ func Words(a, b string) []diffmatchpatch.Diff {
 	dmp := newDMP()
 	diffs := dmp.DiffMain(a, b, false)
 	return dmp.DiffCleanupSemantic(diffs)
+}
+
+// SplitLines splits s after every line terminator: "\n", "\r\n", a lone "\r", U+0085 (NEL),
+// U+2028 and U+2029, each kept at the end of its line. The last line may lack one; "" gives
+// no lines.
+func SplitLines(s string) []string {
+	var ls []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch r {
+		case '\r':
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+		case '\n', 0x85, 0x2028, 0x2029:
+		default:
+			continue
+		}
+		ls = append(ls, s[start:i])
+		start = i
+	}
+	if start < len(s) {
+		ls = append(ls, s[start:])
+	}
+	return ls
 }
