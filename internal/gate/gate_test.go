@@ -172,7 +172,7 @@ func TestCheck(t *testing.T) {
 				x := 0.3
 				r.Eval.Totals.TailLeakage.Mean = &x
 			},
-			want:   []string{"(eval): tail_leakage (negated) -0.1000 -> -0.3000 (allowed drop 0.0000)"},
+			want:   []string{"(eval): tail_leakage 0.1000 -> 0.3000 (allowed rise 0.0000)"},
 			reason: "leakage is lower-is-better",
 		},
 	} {
