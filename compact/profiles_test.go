@@ -1,8 +1,8 @@
 package compact_test
 
 import (
+	"github.com/compacteval/compacteval/internal/testref"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"testing"
 
@@ -19,10 +19,7 @@ func startJSProfiles(t *testing.T) *protocol.Client {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		if os.Getenv("COMPACTEVAL_REQUIRE_REFERENCE") == "1" {
-			t.Fatalf("node required but missing: %v", err)
-		}
-		t.Skipf("SKIP JavaScript agreement of the extractor profiles: %v", err)
+		testref.Missing(t, "JavaScript agreement of the extractor profiles (needs node)", err)
 	}
 	c, err := protocol.Start([]string{node, "testdata/profiles.mjs"})
 	if err != nil {

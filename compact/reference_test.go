@@ -8,8 +8,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/compacteval/compacteval/internal/testref"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/compacteval/compacteval/compact"
@@ -28,10 +28,7 @@ func startReference(t testing.TB) *protocol.Client {
 	t.Helper()
 	argv, err := protocol.ReferenceCommand(".")
 	if errors.Is(err, protocol.ErrNoReference) {
-		if os.Getenv("COMPACTEVAL_REQUIRE_REFERENCE") == "1" {
-			t.Fatalf("reference required but missing: %v", err)
-		}
-		t.Skipf("SKIP differential test against the reference: %v", err)
+		testref.Missing(t, "differential test against the reference", err)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/compacteval/compacteval/internal/testref"
 	"html/template"
 	"os"
 	"os/exec"
@@ -84,10 +85,7 @@ func TestReviewSeedModule(t *testing.T) {
 		_, err = exec.LookPath("node")
 	}
 	if err != nil {
-		if os.Getenv("COMPACTEVAL_REQUIRE_REFERENCE") == "1" {
-			t.Fatalf("seed module and node required but missing: %v", err)
-		}
-		t.Skipf("SKIP review of the seed module: %v (needs ../shared and node)", err)
+		testref.Missing(t, "review of the seed module (needs ../shared and node)", err)
 	}
 	dir := t.TempDir()
 	older, current := filepath.Join(dir, "older.ts"), filepath.Join(dir, "current.ts")
