@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"github.com/compacteval/compacteval/internal/textdiff"
 	"iter"
 	"sort"
 	"strings"
@@ -201,26 +202,13 @@ func scanTags(text string) *scan {
 	return sc
 }
 
-// lineTerminatorLen returns the length of the line terminator at s[i], or 0.
+// lineTerminatorLen returns the length of the line terminator at s[i], or 0; U+0085 counts
+// only where nel says the text ends its lines with it.
 func lineTerminatorLen(s string, i int, nel bool) int {
-	switch s[i] {
-	case '\n':
-		return 1
-	case '\r':
-		if i+1 < len(s) && s[i+1] == '\n' {
-			return 2
-		}
-		return 1
-	case 0xE2:
-		if strings.HasPrefix(s[i:], "\u2028") || strings.HasPrefix(s[i:], "\u2029") {
-			return 3
-		}
-	case 0xC2:
-		if nel && strings.HasPrefix(s[i:], "\u0085") {
-			return 2
-		}
+	if !nel && s[i] == 0xc2 {
+		return 0
 	}
-	return 0
+	return textdiff.TerminatorLen(s, i)
 }
 
 // parseTag reads a tag at line[i] ('<'): an optional '/', blanks, a name, then for openers

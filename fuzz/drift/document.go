@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"github.com/compacteval/compacteval/internal/textdiff"
 	"strings"
 	"unicode/utf8"
 
@@ -397,7 +398,7 @@ func eachLine(s string, f func(string)) {
 			i++
 			continue
 		}
-		n := terminatorAt(s, i)
+		n := textdiff.TerminatorLen(s, i)
 		if n == 0 {
 			i++
 			continue
@@ -407,26 +408,4 @@ func eachLine(s string, f func(string)) {
 		start = i
 	}
 	emit(s[start:])
-}
-
-// terminatorAt returns the length of the line terminator at s[i:], or 0.
-func terminatorAt(s string, i int) int {
-	switch s[i] {
-	case '\n':
-		return 1
-	case '\r':
-		if i+1 < len(s) && s[i+1] == '\n' {
-			return 2
-		}
-		return 1
-	case 0xc2:
-		if i+1 < len(s) && s[i+1] == 0x85 {
-			return 2
-		}
-	case 0xe2:
-		if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
-			return 3
-		}
-	}
-	return 0
 }
