@@ -23,14 +23,14 @@ corpus-lint: ## check every corpus case and its known deviations, and that case 
 	$(GO) run ./cmd/compacteval corpus fmt -check
 
 run: ## the whole job on the bundled corpus: reports in $(OUT)
-	$(GO) run ./cmd/compacteval run -out $(OUT)
+	$(GO) run ./cmd/compacteval run -corpus corpus/cases -out $(OUT)
 
 gate: ## run, then gate the run against reports/baseline.json with gate.yaml
-	$(GO) run ./cmd/compacteval run -out $(OUT) > /dev/null || [ $$? -eq 1 ]
+	$(GO) run ./cmd/compacteval run -corpus corpus/cases -out $(OUT) > /dev/null || [ $$? -eq 1 ]
 	$(GO) run ./cmd/compacteval gate -baseline reports/baseline.json -config gate.yaml $(OUT)/report.json
 
 bless: ## run, then bless the run as reports/baseline.json (read the run first)
-	$(GO) run ./cmd/compacteval run -out $(OUT)
+	$(GO) run ./cmd/compacteval run -corpus corpus/cases -out $(OUT)
 	$(GO) run ./cmd/compacteval gate -bless -baseline reports/baseline.json $(OUT)/report.json
 
 drift: ## the drift matrix of every extractor

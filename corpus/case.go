@@ -47,6 +47,8 @@ type Case struct {
 
 	// File is the path the case was read from; not part of the YAML.
 	File string `yaml:"-"`
+	// SHA256 is the hex digest of the case file's bytes; not part of the YAML.
+	SHA256 string `yaml:"-"`
 }
 
 // Origin says where a response came from.

@@ -1,10 +1,12 @@
 package corpus
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -79,7 +81,49 @@ func Load(dir string) ([]*Case, error) {
 	} else if single {
 		root = "" // a file outside a category folder: its id is not checked
 	}
-	// Files are parsed in parallel (YAML decoding dominates); results are merged in file order.
+	refs := make([]fileRef, len(files))
+	for i, f := range files {
+		id := ""
+		if root != "" {
+			rel, _ := filepath.Rel(root, f)
+			id = strings.TrimSuffix(filepath.ToSlash(rel), ".yaml")
+		}
+		refs[i] = fileRef{name: f, id: id, read: func() ([]byte, error) { return os.ReadFile(f) }}
+	}
+	return loadFiles(refs)
+}
+
+// LoadFS reads every *.yaml file of fsys as a case whose id is its path without the
+// extension, as Load does for a folder of category folders. Problems name files as
+// label/path.
+func LoadFS(fsys fs.FS, label string) ([]*Case, error) {
+	var refs []fileRef
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".yaml") {
+			refs = append(refs, fileRef{name: path.Join(label, p), id: strings.TrimSuffix(p, ".yaml"),
+				read: func() ([]byte, error) { return fs.ReadFile(fsys, p) }})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read corpus %s: %w", label, err)
+	}
+	return loadFiles(refs)
+}
+
+// fileRef is one case file to parse: its name in problems, its wanted id ("" checks none)
+// and how to read it.
+type fileRef struct {
+	name, id string
+	read     func() ([]byte, error)
+}
+
+// loadFiles parses files in parallel (YAML decoding dominates) and merges the results in
+// file order.
+func loadFiles(files []fileRef) ([]*Case, error) {
 	type result struct {
 		c   *Case
 		err error
@@ -92,12 +136,13 @@ func Load(dir string) ([]*Case, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				id := ""
-				if root != "" {
-					rel, _ := filepath.Rel(root, files[i])
-					id = strings.TrimSuffix(filepath.ToSlash(rel), ".yaml")
+				f := files[i]
+				data, err := f.read()
+				if err != nil {
+					results[i] = result{nil, fmt.Errorf("read case %s: %w", f.name, err)}
+					continue
 				}
-				c, err := ReadFile(files[i], id)
+				c, err := Parse(f.name, data, f.id)
 				results[i] = result{c, err}
 			}
 		}()
@@ -110,7 +155,8 @@ func Load(dir string) ([]*Case, error) {
 	var cases []*Case
 	var problems Problems
 	seen := map[string]string{}
-	for i, file := range files {
+	for i, f := range files {
+		file := f.name
 		c, err := results[i].c, results[i].err
 		var ps Problems
 		if errors.As(err, &ps) {
@@ -172,6 +218,7 @@ func Parse(file string, data []byte, wantID string) (*Case, error) {
 		return nil, p.problems
 	}
 	c.File = file
+	c.SHA256 = fmt.Sprintf("%x", sha256.Sum256(data))
 	p.check(&c, root, wantID)
 	if len(p.problems) > 0 {
 		sort.SliceStable(p.problems, func(i, j int) bool {

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/pipeline"
 )
 
-const driftUsage = `Usage: compacteval drift [-seed N] [-n N] [-json] [-corpus DIR]
+const driftUsage = `Usage: compacteval drift [-extractor X]... [-corpus DIR|embedded]... [-seed N] [-n N] [-json]
 
 Mutates the well-formed corpus cases the way drifting models break the format (fuzz/drift's
 operators: tag case, missing tags, fences, line terminators, retries, truncation, loops, ...)
@@ -26,21 +27,24 @@ operators (N per operator in all) under each operator taking part. A percentage 
 rounded to 0 or 100 unless it is exactly that. The same seed, N and corpus give the same
 output.
 
+%s
 Exit codes: 0 the matrix was printed (it is a report, not a gate); 2 usage error, unreadable
-corpus, or no well-formed case to mutate.
+corpus, no well-formed case to mutate, or an external extractor that failed.
 
 Examples:
   compacteval drift
+  compacteval drift -extractor cmd:'python3 tools/extract.py'
   compacteval drift -seed 7 -n 500
   compacteval drift -json | jq '.single[] | {operator, cells}'
 `
 
 func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("drift", driftUsage, stderr)
+	fs := newFlags("drift", fmt.Sprintf(driftUsage, inputsHelp()), stderr)
+	var in inputs
+	in.register(fs)
 	seed := fs.Int64("seed", 1, "seed of every mutation")
 	n := fs.Int("n", 100, "samples per operator")
 	asJSON := fs.Bool("json", false, "print the matrix as one JSON document")
-	dir := fs.String("corpus", defaultCorpus, "corpus folder whose well-formed cases are mutated")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -48,28 +52,29 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval drift: unexpected argument %q\n", fs.Arg(0))
 		return exitError
 	}
-	if *n < 1 {
-		fmt.Fprintf(stderr, "compacteval drift: -n must be at least 1, not %d\n", *n)
+	if err := drift.CheckN(*n); err != nil {
+		fmt.Fprintf(stderr, "compacteval drift: -n: %v\n", err)
 		return exitError
 	}
-	cases, problems, err := loadCorpus(*dir)
+	exs, c, ok := in.open("drift", stderr)
+	if !ok {
+		return exitError
+	}
+	defer extractor.CloseAll(exs)
+	if len(c.Problems) > 0 {
+		fmt.Fprintf(stderr, "compacteval drift: %d problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), len(c.Cases))
+	}
+	p := newProgress("drift", stderr)
+	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, SkipEval: true, Progress: p.update})
+	p.done()
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval drift: %v\n", err)
 		return exitError
 	}
-	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "compacteval drift: %d problems (run compacteval corpus lint); using the %d cases that loaded\n", len(problems), len(cases))
-	}
-	pairs := drift.PairsFromCorpus(cases)
-	if len(pairs) == 0 {
-		fmt.Fprintf(stderr, "compacteval drift: no well-formed case in %s to mutate\n", *dir)
-		return exitError
-	}
-	m := drift.Matrix(pairs, compact.Extractors(), *seed, *n)
 	if *asJSON {
-		return writeJSON(stdout, stderr, m)
+		return writeJSON(stdout, stderr, r.Drift)
 	}
-	printMatrix(stdout, m, *dir)
+	printMatrix(stdout, r.Drift, r.Corpus.Dir)
 	return exitOK
 }
 

@@ -101,10 +101,10 @@ func TestDriftExitCodes(t *testing.T) {
 	}{
 		{[]string{"drift", "-h"}, exitOK, "Usage: compacteval drift", "help is not an error"},
 		{[]string{"drift", "-bogus"}, exitError, "flag provided but not defined", "unknown flag"},
-		{[]string{"drift", "-n", "0"}, exitError, "-n must be at least 1", "no samples"},
+		{[]string{"drift", "-n", "0"}, exitError, "must be from 1 to", "no samples"},
 		{[]string{"drift", "extra"}, exitError, `unexpected argument "extra"`, "drift takes no arguments"},
 		{[]string{"drift", "-corpus", filepath.Join(empty, "missing")}, exitError, "missing", "unreadable corpus"},
-		{[]string{"drift", "-corpus", empty}, exitError, "no well-formed case", "nothing to mutate"},
+		{[]string{"drift", "-corpus", empty}, exitError, "no cases in", "nothing to mutate"},
 	} {
 		code, out, errOut := runCLI(t, "", tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.stderr) {

@@ -12,7 +12,8 @@ import (
 	"github.com/compacteval/compacteval/internal/report"
 )
 
-const gateUsage = `Usage: compacteval gate -baseline FILE [-config gate.yaml] [-junit FILE] [-markdown FILE] [REPORT.json]
+const gateUsage = `Usage: compacteval gate -baseline FILE [-config gate.yaml] [-junit FILE] [-markdown FILE]
+         [-allow-corpus-change] [REPORT.json]
        compacteval gate -bless -baseline FILE [REPORT.json]
 
 Compares a run (REPORT.json, default reports/latest/report.json) with a blessed baseline
@@ -25,8 +26,12 @@ a run problem (golden mismatch, unlisted deviation). Each regression prints as
 -bless writes the run as the new baseline (without the texts a baseline does not need);
 nothing else changes the baseline. Bless only a run you have read.
 
+The two reports must have run on the same corpus (the digest of its cases) with the same
+drift seed and samples; otherwise the gate refuses them (exit 2) unless
+-allow-corpus-change is given.
+
 Exit codes: 0 no regression (or blessed); 1 regressions found; 2 could not evaluate
-(missing file, schema mismatch, bad config, partial run).
+(missing file, schema mismatch, bad config, partial run, another corpus).
 
 Examples:
   compacteval run && compacteval gate -baseline reports/baseline.json -config gate.yaml
@@ -41,6 +46,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	junitPath := fs.String("junit", "", "also write the verdict as JUnit XML to FILE")
 	mdPath := fs.String("markdown", "", "also write the verdict as Markdown to FILE")
 	bless := fs.Bool("bless", false, "write the run as the new baseline")
+	allow := fs.Bool("allow-corpus-change", false, "compare reports made on different corpora or drift parameters")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -71,6 +77,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	cfg.AllowCorpusChange = *allow
 	baseline, err := report.Read(*baselinePath)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: baseline: %v\n", err)
@@ -120,6 +127,8 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 			for _, r := range res.Regressions {
 				fmt.Fprintf(stdout, "  %s\n", r)
 			}
+		} else {
+			fmt.Fprintf(stdout, "not compared with the old baseline: %v\n", err)
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(stdout, "the old baseline could not be read (%v); replacing it\n", err)

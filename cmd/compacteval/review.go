@@ -8,7 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/atomicfile"
+	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/gate"
 	"github.com/compacteval/compacteval/internal/review"
 )
@@ -67,7 +69,9 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&head.File, "head-file", "", "head module or instruction text `FILE`")
 	fs.StringVar(&base.Command, "base-cmd", "", "base `command` speaking the protocol (sh -c)")
 	fs.StringVar(&head.Command, "head-cmd", "", "head `command` speaking the protocol (sh -c)")
-	dir := fs.String("corpus", defaultCorpus, "corpus folder both versions run on")
+	var corpora extractor.Values
+	fs.Var(&corpora, "corpus", "a corpus both versions run on: embedded or a `DIR` (may repeat; default embedded)")
+	timeout := fs.Duration("timeout", extractor.DefaultTimeout, "the longest wait for one answer of a version's process")
 	n := fs.Int("drift-n", 50, "drift samples per operator (0 skips drift)")
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
 	evalEx := fs.String("eval-extractor", "seed", "extractor profile whose summaries eval scores")
@@ -106,22 +110,23 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 		return exitError
 	}
-	cases, problems, err := loadCorpus(*dir)
+	c, err := corpus.Open(corpora)
 	if err != nil {
-		fmt.Fprintf(stderr, "compacteval review: corpus: %v\n", err)
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 		return exitError
 	}
-	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "compacteval review: %d corpus problems (run compacteval corpus lint); using the %d cases that loaded\n", len(problems), len(cases))
+	if len(c.Problems) > 0 {
+		fmt.Fprintf(stderr, "compacteval review: %d corpus problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), len(c.Cases))
+		c.Problems = nil
 	}
 
-	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr})
+	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout})
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 		return exitError
 	}
 	r, err := review.Compare(b, h, review.Options{
-		Cases: cases, CorpusDir: *dir, DriftSeed: *seed, DriftN: *n,
+		Corpus: c, DriftSeed: *seed, DriftN: *n,
 		EvalExtractor: *evalEx, Gate: cfg, Log: stderr,
 	})
 	if cerr := errors.Join(b.Close(), h.Close()); cerr != nil && err == nil {

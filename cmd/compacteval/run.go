@@ -7,14 +7,19 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/pipeline"
 	"github.com/compacteval/compacteval/internal/report"
 )
 
-const runUsage = `Usage: compacteval run [-corpus DIR] [-golden DIR] [-out DIR] [-drift-seed N] [-drift-n N] [-eval-extractor NAME]
+const runUsage = `Usage: compacteval run [-extractor X]... [-corpus DIR|embedded]... [-out DIR]
+         [-drift-seed N] [-drift-n N] [-eval-extractor NAME] [-timeout D]
 
 Does the whole job on a corpus: runs every extractor over every case, checks the goldens
-and the intended results (known_deviations), runs the drift matrix with a fixed seed, and
-scores every eval case. Writes, in -out:
+(built-in extractors, where the corpus has them) and the intended results
+(known_deviations), runs the drift matrix with a fixed seed, and scores every eval case.
+Writes, in -out:
 
   report.json   the canonical result (compacteval report and compacteval gate read it)
   report.md     for a pull-request comment or GITHUB_STEP_SUMMARY
@@ -22,24 +27,27 @@ scores every eval case. Writes, in -out:
 
 Prints a short table to stdout, progress to stderr (a bar on a terminal, lines otherwise).
 
+%s
 Exit codes: 0 the run found no problem; 1 it found problems (a golden mismatch, a
 deviation from intended that known_deviations does not list, a listed one that no longer
-happens, a case file that does not load); 2 usage or operational error.
+happens, a case file that does not load); 2 usage or operational error, or an external
+extractor that failed (stopped, timed out, answered an error).
 
 Examples:
   compacteval run
+  compacteval run -extractor module:src/compaction.ts
+  compacteval run -extractor seed -extractor cmd:'python3 tools/extract.py' -corpus embedded -corpus my-cases
   compacteval run -out /tmp/ce && open /tmp/ce/report.html
-  compacteval run -corpus corpus/cases/fenced -out /tmp/fenced
 `
 
 func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("run", runUsage, stderr)
-	dir := fs.String("corpus", defaultCorpus, "corpus folder")
-	golden := fs.String("golden", "", "golden folder (default: golden/ beside the corpus folder)")
+	fs := newFlags("run", fmt.Sprintf(runUsage, inputsHelp()), stderr)
+	var in inputs
+	in.register(fs)
 	out := fs.String("out", filepath.Join("reports", "latest"), "folder for report.json, report.md and report.html")
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
 	n := fs.Int("drift-n", 100, "drift samples per operator")
-	evalEx := fs.String("eval-extractor", "seed", "extractor whose summaries eval scores")
+	evalEx := fs.String("eval-extractor", "", "extractor whose summaries eval scores (default: the first one)")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -47,20 +55,18 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval run: unexpected argument %q\n", fs.Arg(0))
 		return exitError
 	}
-	if *n < 1 {
-		fmt.Fprintf(stderr, "compacteval run: -drift-n must be at least 1, not %d\n", *n)
+	if err := drift.CheckN(*n); err != nil {
+		fmt.Fprintf(stderr, "compacteval run: -drift-n: %v\n", err)
 		return exitError
 	}
-	if *golden == "" {
-		*golden = defaultGolden(*dir)
-	}
-	if _, err := os.Stat(*golden); err != nil {
-		fmt.Fprintf(stderr, "compacteval run: golden folder: %v (set -golden)\n", err)
+	exs, c, ok := in.open("run", stderr)
+	if !ok {
 		return exitError
 	}
-	p := newProgress(stderr)
-	r, err := report.Build(report.Options{
-		CorpusDir: *dir, GoldenDir: *golden, DriftSeed: *seed, DriftN: *n,
+	defer extractor.CloseAll(exs)
+	p := newProgress("run", stderr)
+	r, err := pipeline.Run(pipeline.Options{
+		Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n,
 		EvalExtractor: *evalEx, Progress: p.update,
 	})
 	p.done()
@@ -77,18 +83,6 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitProblem
 	}
 	return exitOK
-}
-
-// defaultGolden is the golden folder beside a corpus folder: corpus/cases -> corpus/golden.
-// A category folder (corpus/cases/fenced) has its goldens in the same place.
-func defaultGolden(dir string) string {
-	d := filepath.Clean(dir)
-	if filepath.Base(d) != "cases" {
-		if up := filepath.Dir(d); filepath.Base(up) == "cases" {
-			d = up
-		}
-	}
-	return filepath.Join(filepath.Dir(d), "golden")
 }
 
 // writeReports writes report.json, report.md and report.html to dir, each atomically.
@@ -152,14 +146,15 @@ func meanOrDash(m *float64) string {
 // progress shows the run's stages on stderr: a bar redrawn in place on a terminal, one
 // line per stage otherwise.
 type progress struct {
+	name     string // the command, for plain lines
 	w        io.Writer
 	terminal bool
 	stage    string
 	last     int // the last percentage drawn
 }
 
-func newProgress(w io.Writer) *progress {
-	p := &progress{w: w, last: -1}
+func newProgress(name string, w io.Writer) *progress {
+	p := &progress{name: name, w: w, last: -1}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.terminal = true
@@ -175,7 +170,7 @@ func (p *progress) update(stage string, done, total int) {
 		}
 		p.stage, p.last = stage, -1
 		if !p.terminal {
-			fmt.Fprintf(p.w, "compacteval run: %s...\n", stage)
+			fmt.Fprintf(p.w, "compacteval %s: %s...\n", p.name, stage)
 		}
 	}
 	if !p.terminal || total == 0 {

@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -160,19 +161,7 @@ func Matrix(pairs []Pair, extractors []compact.Extractor, seed int64, n int) Mat
 	if len(pairs) == 0 || n < 1 {
 		return m
 	}
-	master := newRand(seed)
-	var jobs []job
-	for i := range n {
-		jobs = append(jobs, job{pair: i % len(pairs), seed: master.Int64(), op: -1})
-	}
-	for o := range ops {
-		for i := range n {
-			jobs = append(jobs, job{pair: i % len(pairs), seed: master.Int64(), op: o})
-		}
-	}
-	for i := range n * len(ops) {
-		jobs = append(jobs, job{pair: i % len(pairs), seed: master.Int64(), op: -2, k: 2 + i%2})
-	}
+	jobs := plan(len(pairs), seed, n, len(ops))
 	results := run(jobs, pairs, extractors, ops)
 
 	newRow := func(name string) Row {
@@ -234,9 +223,34 @@ func b2i(b bool) int {
 	return 0
 }
 
+// plan returns the jobs of a matrix over npairs pairs: n identity samples, n per operator,
+// and n times nops composed ones, each with its seed drawn from seed in that order.
+func plan(npairs int, seed int64, n, nops int) []job {
+	master := newRand(seed)
+	var jobs []job
+	for i := range n {
+		jobs = append(jobs, job{pair: i % npairs, seed: master.Int64(), op: -1})
+	}
+	for o := range nops {
+		for i := range n {
+			jobs = append(jobs, job{pair: i % npairs, seed: master.Int64(), op: o})
+		}
+	}
+	for i := range n * nops {
+		jobs = append(jobs, job{pair: i % npairs, seed: master.Int64(), op: -2, k: 2 + i%2})
+	}
+	return jobs
+}
+
 // run makes and judges every job, in parallel; results[i] belongs to jobs[i].
 func run(jobs []job, pairs []Pair, extractors []compact.Extractor, ops []Operator) []result {
 	results := make([]result, len(jobs))
+	parallel(len(jobs), func(i int) { results[i] = runJob(jobs[i], pairs, extractors, ops) })
+	return results
+}
+
+// parallel calls f(0) ... f(n-1) on every core.
+func parallel(n int, f func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -244,28 +258,29 @@ func run(jobs []job, pairs []Pair, extractors []compact.Extractor, ops []Operato
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = runJob(jobs[i], pairs, extractors, ops)
+				f(i)
 			}
 		}()
 	}
-	for i := range jobs {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return results
+}
+
+func makeSample(jb job, pairs []Pair, ops []Operator) Sample {
+	switch jb.op {
+	case -1:
+		return MutateWith(pairs[jb.pair], jb.seed)
+	case -2:
+		return Mutate(pairs[jb.pair], jb.seed, jb.k)
+	}
+	return MutateWith(pairs[jb.pair], jb.seed, ops[jb.op])
 }
 
 func runJob(jb job, pairs []Pair, extractors []compact.Extractor, ops []Operator) result {
-	var s Sample
-	switch jb.op {
-	case -1:
-		s = MutateWith(pairs[jb.pair], jb.seed)
-	case -2:
-		s = Mutate(pairs[jb.pair], jb.seed, jb.k)
-	default:
-		s = MutateWith(pairs[jb.pair], jb.seed, ops[jb.op])
-	}
+	s := makeSample(jb, pairs, ops)
 	j := newJudge(s)
 	res := result{ops: s.Ops, ambiguous: s.Ambiguous, found: s.Intended.Found, outcomes: make([]Outcome, len(extractors))}
 	for i, e := range extractors {
@@ -289,4 +304,30 @@ func Percent(k, n int) int {
 		return 99
 	}
 	return p
+}
+
+// MaxN bounds the samples per operator of a matrix: the matrix holds n times the number
+// of operators times two samples, each a full response.
+const MaxN = 100_000
+
+// CheckN returns an error unless 1 <= n <= MaxN.
+func CheckN(n int) error {
+	if n < 1 || n > MaxN {
+		return fmt.Errorf("drift samples per operator must be from 1 to %d, not %d", MaxN, n)
+	}
+	return nil
+}
+
+// Responses returns every response Matrix(pairs, _, seed, n) extracts from, in the order
+// Matrix makes them (the samples depend only on pairs, seed and n), so that an external
+// extractor can be sent them ahead in batches.
+func Responses(pairs []Pair, seed int64, n int) []string {
+	if len(pairs) == 0 || n < 1 {
+		return nil
+	}
+	jobs := plan(len(pairs), seed, n, len(Operators()))
+	ops := Operators()
+	out := make([]string, len(jobs))
+	parallel(len(jobs), func(i int) { out[i] = makeSample(jobs[i], pairs, ops).Response })
+	return out
 }

@@ -38,6 +38,10 @@ type Config struct {
 	// Problems is "fail" (a run with a golden mismatch or an unlisted deviation fails) or
 	// "pass" (they are reported only).
 	Problems string `yaml:"problems"`
+
+	// AllowCorpusChange compares two reports whose corpus (its digest) or drift parameters
+	// differ; without it Check refuses them. Not part of gate.yaml: a flag of the command.
+	AllowCorpusChange bool `yaml:"-"`
 }
 
 // Drops are the allowed drops of the metrics the gate checks.
@@ -192,6 +196,9 @@ func Check(baseline, run *report.Report, cfg Config) (Result, error) {
 	if !baseline.Complete {
 		return Result{}, fmt.Errorf("%w: the baseline is partial (stages %s); bless a complete run", ErrIncomparable, strings.Join(baseline.Stages, ", "))
 	}
+	if err := comparable(baseline, run); err != nil && !cfg.AllowCorpusChange {
+		return Result{}, err
+	}
 	g := &checker{cfg: cfg}
 	g.problems(run)
 	g.extractors(baseline, run)
@@ -206,6 +213,30 @@ func Check(baseline, run *report.Report, cfg Config) (Result, error) {
 		g.res.Notes = []string{}
 	}
 	return g.res, nil
+}
+
+// ErrCorpusChanged marks two reports made on different corpora or drift parameters.
+var ErrCorpusChanged = fmt.Errorf("%w: the reports ran on different inputs", ErrIncomparable)
+
+// comparable returns an error wrapping ErrCorpusChanged when the two reports did not run
+// on the same cases (corpus digest) or the same drift samples (seed and samples per
+// operator).
+func comparable(baseline, run *report.Report) error {
+	var why []string
+	switch b, r := baseline.Corpus.SHA256, run.Corpus.SHA256; {
+	case b == "":
+		why = append(why, "the baseline does not say which corpus it ran on (made by an older compacteval: bless it again)")
+	case b != r:
+		why = append(why, fmt.Sprintf("corpus %s (sha256 %.12s, %d cases) in the baseline, %s (sha256 %.12s, %d cases) in the run",
+			baseline.Corpus.Dir, b, baseline.Corpus.Cases, run.Corpus.Dir, r, run.Corpus.Cases))
+	}
+	if bd, rd := baseline.Drift, run.Drift; bd.Seed != rd.Seed || bd.N != rd.N {
+		why = append(why, fmt.Sprintf("drift seed %d, n %d in the baseline, seed %d, n %d in the run", bd.Seed, bd.N, rd.Seed, rd.N))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s; bless a baseline made on the same inputs, or pass -allow-corpus-change", ErrCorpusChanged, strings.Join(why, "; "))
 }
 
 type checker struct {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/report"
 	"github.com/google/go-cmp/cmp"
 )
@@ -15,6 +16,8 @@ func baseline() *report.Report {
 	m := func(x float64) *float64 { return &x }
 	return &report.Report{
 		SchemaVersion: report.SchemaVersion, Complete: true, Stages: []string{"extract", "golden", "drift", "eval"},
+		Corpus: report.Corpus{Dir: "embedded", SHA256: "c0ffee", Cases: 3},
+		Drift:  drift.MatrixResult{Seed: 1, N: 100},
 		Extractors: []report.Extractor{
 			{Name: "seed", Cases: 3, Intended: 2, Rate: 0.6667, DriftExact: 0.6},
 			{Name: "robust", Cases: 3, Intended: 3, Rate: 1, DriftExact: 0.95},
@@ -251,5 +254,38 @@ func TestSlim(t *testing.T) {
 	res, err := Check(slim, r, DefaultConfig())
 	if err != nil || !res.Passed() {
 		t.Errorf("Check(Slim(r), r) = %+v, %v; want a pass", res, err)
+	}
+}
+
+// TestCheckRefusesOtherInputs: a baseline made on another corpus, or with other drift
+// parameters, is never compared silently: Check refuses it unless told to compare.
+func TestCheckRefusesOtherInputs(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(r *report.Report)
+		want   string
+	}{
+		{"another corpus", func(r *report.Report) { r.Corpus.SHA256, r.Corpus.Dir = "beef", "my-cases" }, "corpus embedded (sha256 c0ffee, 3 cases) in the baseline, my-cases (sha256 beef"},
+		{"another drift seed", func(r *report.Report) { r.Drift.Seed = 7 }, "drift seed 1, n 100 in the baseline, seed 7, n 100 in the run"},
+		{"other drift samples", func(r *report.Report) { r.Drift.N = 3 }, "seed 1, n 3 in the run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := baseline()
+			tc.change(run)
+			_, err := Check(baseline(), run, DefaultConfig())
+			if !errors.Is(err, ErrCorpusChanged) || !errors.Is(err, ErrIncomparable) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Check() error = %v, want ErrCorpusChanged naming %q", err, tc.want)
+			}
+			cfg := DefaultConfig()
+			cfg.AllowCorpusChange = true
+			if _, err := Check(baseline(), run, cfg); err != nil {
+				t.Errorf("Check() with AllowCorpusChange: %v", err)
+			}
+		})
+	}
+	old := baseline()
+	old.Corpus.SHA256 = ""
+	if _, err := Check(old, baseline(), DefaultConfig()); !errors.Is(err, ErrCorpusChanged) || !strings.Contains(err.Error(), "bless it again") {
+		t.Errorf("Check(baseline without a corpus digest) error = %v, want a refusal asking to bless again", err)
 	}
 }

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
 )
 
 // EnvReference names the environment variable that holds a shell command speaking the
@@ -62,20 +65,42 @@ func moduleRoot(dir string) (string, error) {
 // Client is one long-lived process that speaks the protocol. Its methods are safe for
 // concurrent use; requests are answered in order.
 type Client struct {
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	w      *bufio.Writer
-	dec    *json.Decoder
-	stderr *tailBuffer
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	w       *bufio.Writer
+	dec     *json.Decoder
+	stderr  *tailBuffer
+	timeout time.Duration
+	dead    error // set once the process was killed for a timeout
 }
 
-// Start runs argv and returns a client for it.
-func Start(argv []string) (*Client, error) {
+// ErrTimeout is returned when a process does not answer within its timeout; the process
+// is then killed.
+var ErrTimeout = errors.New("no answer in time")
+
+// StartOptions tune StartWith.
+type StartOptions struct {
+	// Dir is the process's working folder; "" is the current one.
+	Dir string
+	// Timeout bounds the wait for each answer (the first of a batch counts from the batch's
+	// start, each later one from the answer before it); 0 waits for ever. A process that
+	// does not answer in time is killed and every later request fails.
+	Timeout time.Duration
+}
+
+// Start runs argv and returns a client for it, with no timeout.
+func Start(argv []string) (*Client, error) { return StartWith(argv, StartOptions{}) }
+
+// StartWith runs argv with opt and returns a client for it.
+func StartWith(argv []string, opt StartOptions) (*Client, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("start reference: empty command")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = opt.Dir
+	// Its own process group, so that a timeout or Close ends what a shell started too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start reference: %w", err)
@@ -90,8 +115,18 @@ func Start(argv []string) (*Client, error) {
 		return nil, fmt.Errorf("start reference %s: %w", strings.Join(argv, " "), err)
 	}
 	dec := json.NewDecoder(bufio.NewReaderSize(stdout, 1<<16))
-	return &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), dec: dec, stderr: stderr}, nil
+	return &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), dec: dec, stderr: stderr, timeout: opt.Timeout}, nil
 }
+
+// kill ends the process group.
+func (c *Client) kill() {
+	if c.cmd.Process != nil {
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// Pid returns the process id.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
 
 // Do sends one request and returns its answer.
 func (c *Client) Do(req Request) (Response, error) {
@@ -107,6 +142,9 @@ func (c *Client) Do(req Request) (Response, error) {
 func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.dead != nil {
+		return nil, c.dead
+	}
 	werr := make(chan error, 1)
 	go func() {
 		for _, r := range reqs {
@@ -122,11 +160,24 @@ func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 		werr <- c.w.Flush()
 	}()
 	out := make([]Response, len(reqs))
+	var timer *time.Timer
+	var timedOut atomic.Bool
+	if c.timeout > 0 {
+		timer = time.AfterFunc(c.timeout, func() { timedOut.Store(true); c.kill() })
+		defer timer.Stop()
+	}
 	for i := range reqs {
 		if err := c.dec.Decode(&out[i]); err != nil {
 			c.stdin.Close() // unblock the writer
 			<-werr
+			if timedOut.Load() {
+				c.dead = fmt.Errorf("answer %d of %d: %w (%s): the process was killed%s", i+1, len(reqs), ErrTimeout, c.timeout, c.stderr.context())
+				return nil, c.dead
+			}
 			return nil, fmt.Errorf("read answer %d of %d: %w%s", i+1, len(reqs), err, c.stderr.context())
+		}
+		if timer != nil {
+			timer.Reset(c.timeout)
 		}
 	}
 	if err := <-werr; err != nil {
@@ -140,7 +191,16 @@ func (c *Client) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stdin.Close()
-	if err := c.cmd.Wait(); err != nil {
+	var timer *time.Timer
+	if c.timeout > 0 {
+		timer = time.AfterFunc(c.timeout, c.kill)
+		defer timer.Stop()
+	}
+	err := c.cmd.Wait()
+	if c.dead != nil {
+		return nil // killed on purpose; DoAll said so
+	}
+	if err != nil {
 		return fmt.Errorf("reference exited: %w%s", err, c.stderr.context())
 	}
 	return nil
@@ -171,3 +231,6 @@ func (t *tailBuffer) context() string {
 	}
 	return "; its stderr ends: " + strings.TrimSpace(string(t.b))
 }
+
+// Kill ends the process group at once, for cleanup on a signal; Close still waits for it.
+func (c *Client) Kill() { c.kill() }

@@ -63,6 +63,15 @@ func Answer(line []byte) Response {
 	return resp
 }
 
+// AnswerRequest returns the answer to one decoded request, as Serve would write it.
+func AnswerRequest(req Request) Response {
+	resp, err := answer(req)
+	if err != nil {
+		return errorResponse(err)
+	}
+	return resp
+}
+
 func errorResponse(err error) Response {
 	msg := err.Error()
 	return Response{Error: &msg}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/compacteval/compacteval/eval"
@@ -277,48 +276,6 @@ func TestHTMLNoProblems(t *testing.T) {
 	if strings.Contains(page, `badge regression`) {
 		t.Errorf("HTML() without problems marks a regression")
 	}
-}
-
-func TestHTMLCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the report of the whole corpus")
-	}
-	r := corpusReport(t)
-	page := renderHTML(t, r)
-	responses := 0
-	for _, c := range r.Cases {
-		responses += len(c.Response)
-		kept := false
-		for _, res := range c.Results {
-			kept = kept || res.Summary != nil
-		}
-		if kept && !strings.Contains(page, `id="`+caseAnchors(r.Cases)[c.ID]+`"`) {
-			t.Errorf("HTML() lacks the detail of %s", c.ID)
-		}
-	}
-	// responses are shown once; diffs keep only the ends of long changes
-	if limit := 2*responses + 2<<20; len(page) > limit {
-		t.Errorf("HTML() is %d bytes for %d bytes of responses, want at most %d", len(page), responses, limit)
-	}
-	t.Logf("report.html: %d bytes, %d bytes of responses", len(page), responses)
-}
-
-var (
-	corpusOnce sync.Once
-	corpusRep  *Report
-	corpusErr  error
-)
-
-// corpusReport builds the report of the real corpus once per test binary.
-func corpusReport(t *testing.T) *Report {
-	t.Helper()
-	corpusOnce.Do(func() {
-		corpusRep, corpusErr = Build(Options{CorpusDir: "../../corpus/cases", GoldenDir: "../../corpus/golden", DriftSeed: 1, DriftN: 20})
-	})
-	if corpusErr != nil {
-		t.Fatalf("Build() error: %v", corpusErr)
-	}
-	return corpusRep
 }
 
 func TestSideBySide(t *testing.T) {

@@ -9,19 +9,20 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/pipeline"
 	"github.com/compacteval/compacteval/internal/protocol"
+	"github.com/compacteval/compacteval/internal/report"
 )
 
 // Options tune Compare.
 type Options struct {
-	// Cases are the corpus cases both versions run on; CorpusDir names where they came from.
-	Cases     []*corpus.Case
-	CorpusDir string
+	// Corpus is the cases both versions run on.
+	Corpus *corpus.Corpus
 	// DriftSeed and DriftN are drift.Matrix's seed and samples per operator; DriftN < 1
 	// skips the drift stage.
 	DriftSeed int64
@@ -72,17 +73,21 @@ func renders() (names []string, reqs []protocol.Request) {
 	return names, reqs
 }
 
-// Compare runs base and head on everything the review shows and returns what changed. An
-// error means the review could not run: a version stopped answering or answered an
-// extract request with an error.
+// Compare runs base and head on everything the review shows and returns what changed. Each
+// side's extractors run through the pipeline (internal/pipeline) into a report, and the two
+// reports are compared with the gate (gate.Check) under opt.Gate. An error means the review
+// could not run: a version stopped answering, timed out or answered an extract request with
+// an error. Such a side is a failure, never a pass.
 func Compare(base, head *Version, opt Options) (*Review, error) {
 	r := &Review{
 		SchemaVersion: SchemaVersion, Base: base, Head: head,
-		Corpus:     Corpus{Dir: opt.CorpusDir, Cases: len(opt.Cases)},
 		Renders:    []TextChange{},
 		Extractors: []ExtractorChange{},
 		Absent:     []Absent{},
 		Notes:      []string{},
+	}
+	if opt.Corpus != nil {
+		r.Corpus = Corpus{Dir: corpusLabel(opt.Corpus), Cases: len(opt.Corpus.Cases)}
 	}
 	logf := func(format string, args ...any) {
 		if opt.Log != nil {
@@ -94,97 +99,94 @@ func Compare(base, head *Version, opt Options) (*Review, error) {
 	}
 
 	profiles := r.profiles()
+	r.Regressions = []gate.Regression{}
 	if len(profiles) == 0 {
 		if len(base.Profiles) == 0 || len(head.Profiles) == 0 {
 			r.note("extractors not compared: %s", noExtractors(base, head))
 		}
-		r.Regressions = []gate.Regression{}
 		return r, nil
 	}
-	pair := make([][2]*remote, len(profiles))
-	for i, p := range profiles {
-		pair[i] = [2]*remote{newRemote(base, p), newRemote(head, p)}
+	if opt.Corpus == nil {
+		return nil, errors.New("review: no corpus")
 	}
-	failure := func() error {
-		for _, rs := range pair {
-			for _, x := range rs {
-				if err := x.failure(); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-
-	responses := make([]string, len(opt.Cases))
-	for i, c := range opt.Cases {
-		responses[i] = c.Response
-	}
-	logf("extracting %d cases with %s, base and head", len(opt.Cases), strings.Join(profiles, ", "))
-	if err := prefetch(pair, responses); err != nil {
-		return nil, err
-	}
-	for i, p := range profiles {
-		r.Extractors = append(r.Extractors, compareCases(p, pair[i], opt))
-	}
-
-	if pairs := drift.PairsFromCorpus(opt.Cases); opt.DriftN > 0 && len(pairs) > 0 {
-		r.Corpus.Pairs = len(pairs)
-		texts := driftTexts(pairs, opt.DriftSeed, opt.DriftN)
-		logf("drift: %d distinct responses from %d pairs, seed %d, n %d", len(texts), len(pairs), opt.DriftSeed, opt.DriftN)
-		if err := prefetch(pair, texts); err != nil {
-			return nil, err
-		}
-		var exs []compact.Extractor
-		for i, p := range profiles {
-			for _, x := range pair[i] {
-				exs = append(exs, x.extractor(x.v.Label+" "+p))
-			}
-		}
-		m := drift.Matrix(pairs, exs, opt.DriftSeed, opt.DriftN)
-		if err := failure(); err != nil {
-			return nil, err
-		}
-		r.Drift = newDriftChange(m, profiles)
-	} else if opt.DriftN > 0 {
-		r.note("drift not run: no well-formed case in the corpus to mutate")
-	}
-
 	evalName := opt.EvalExtractor
 	if evalName == "" {
 		evalName = "seed"
 	}
-	if i := slices.Index(profiles, evalName); i >= 0 {
-		r.Eval = compareEval(evalName, pair[i], opt.Cases)
-		r.Corpus.EvalCases = len(r.Eval.Cases)
-		if err := failure(); err != nil {
-			return nil, err
-		}
-	} else {
+	skipEval := !slices.Contains(profiles, evalName)
+	if skipEval {
 		r.note("eval not run: profile %s is not in both versions", evalName)
 	}
-	r.Regressions = regressions(r, opt.Gate)
-	return r, nil
-}
-
-// prefetch sends texts to every profile of both versions, base and head at the same time
-// (each version is one process, which answers one request at a time).
-func prefetch(pair [][2]*remote, texts []string) error {
+	driftN := opt.DriftN
+	if pairs := drift.PairsFromCorpus(opt.Corpus.Cases); driftN > 0 && len(pairs) == 0 {
+		r.note("drift not run: no well-formed case in the corpus to mutate")
+		driftN = 0
+	} else if driftN > 0 {
+		r.Corpus.Pairs = len(pairs)
+	}
+	var reports [2]*report.Report
 	var errs [2]error
 	var wg sync.WaitGroup
-	for side := range 2 {
+	for side, v := range []*Version{base, head} {
+		exs := make([]*extractor.Extractor, len(profiles))
+		for i, p := range profiles {
+			exs[i] = extractor.Remote(v.Impl, p, p)
+		}
+		logf("%s: %s on %d cases, drift n %d", v.Label, strings.Join(profiles, ", "), len(opt.Corpus.Cases), driftN)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for _, rs := range pair {
-				if errs[side] = rs[side].prefetch(texts); errs[side] != nil {
-					return
-				}
+			reports[side], errs[side] = pipeline.Run(pipeline.Options{
+				Corpus: opt.Corpus, Extractors: exs, DriftSeed: opt.DriftSeed, DriftN: driftN,
+				EvalExtractor: evalName, SkipEval: skipEval, KeepSummaries: true,
+			})
+			if errs[side] != nil {
+				errs[side] = fmt.Errorf("%s: %w", v.Label, errs[side])
 			}
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs[0], errs[1])
+	if err := errors.Join(errs[:]...); err != nil {
+		return nil, err
+	}
+	b, h := reports[0], reports[1]
+	r.Reports = [2]*report.Report{b, h}
+	for i, p := range profiles {
+		r.Extractors = append(r.Extractors, compareCases(p, i, b, h, opt))
+	}
+	if driftN > 0 {
+		r.Drift = newDriftChange(b.Drift, h.Drift, profiles)
+	}
+	if !skipEval {
+		r.Eval = compareEval(evalName, b.Eval, h.Eval)
+		r.Corpus.EvalCases = len(r.Eval.Cases)
+	}
+	// The review is about the change: what both sides already do wrong (a deviation that
+	// known_deviations does not list) is the gate's business, not the review's; a partial
+	// side (drift or eval not run) is compared on what both ran.
+	cfg := opt.Gate
+	cfg.Problems = "pass"
+	cfg.MustPass = slices.DeleteFunc(slices.Clone(cfg.MustPass), func(m gate.MustPass) bool { return !slices.Contains(profiles, m.Extractor) })
+	b.Complete, h.Complete = true, true
+	res, err := gate.Check(b, h, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("review: compare: %w", err)
+	}
+	r.Regressions = res.Regressions
+	r.Checks = res.Checks
+	return r, nil
+}
+
+func corpusLabel(c *corpus.Corpus) string {
+	var names []string
+	for _, s := range c.Sources {
+		if s.Kind == corpus.EmbeddedLabel {
+			names = append(names, s.Kind)
+		} else {
+			names = append(names, s.Dir)
+		}
+	}
+	return strings.Join(names, " + ")
 }
 
 func (r *Review) note(format string, args ...any) {
@@ -269,38 +271,43 @@ func errText(s string, err error) string {
 	return s
 }
 
-// compareCases runs both versions of one profile on every case.
-func compareCases(name string, rs [2]*remote, opt Options) ExtractorChange {
-	ec := ExtractorChange{Name: name, Cases: len(opt.Cases), Categories: []CategoryChange{}}
+// compareCases compares the results of profile index x of two reports, case by case.
+func compareCases(name string, x int, b, h *report.Report, opt Options) ExtractorChange {
+	ec := ExtractorChange{Name: name, Cases: len(opt.Corpus.Cases), Categories: []CategoryChange{}}
 	ec.AllowedAway = opt.Gate.AllowedDrop.IntendedCases
 	if o, ok := opt.Gate.Extractors[name]; ok && o.IntendedCases != nil {
 		ec.AllowedAway = *o.IntendedCases
 	}
+	byCase := map[string]*corpus.Case{}
+	for _, c := range opt.Corpus.Cases {
+		byCase[c.ID] = c
+	}
 	byCat := map[string][]CaseChange{}
-	for _, c := range opt.Cases {
-		b, h := rs[0].extract(c.Response), rs[1].extract(c.Response)
-		bm, hm := c.Matches(b), c.Matches(h)
-		if bm {
+	for i, bc := range b.Cases {
+		br, hr := bc.Results[x], h.Cases[i].Results[x]
+		if br.MatchesIntended {
 			ec.BaseIntended++
 		}
-		if hm {
+		if hr.MatchesIntended {
 			ec.HeadIntended++
 		}
-		if b.OK == h.OK && b.Summary == h.Summary {
+		bs, hs := deref(br.Summary), deref(hr.Summary)
+		if br.OK == hr.OK && bs == hs {
 			continue
 		}
+		c := byCase[bc.ID]
 		cc := CaseChange{
 			ID: c.ID, Title: c.Title, Categories: c.Categories, Direction: Neither,
 			Intended: Output{Found: c.Intended.Found, Summary: c.Intended.Summary},
-			Base:     Output{Found: b.OK, Summary: b.Summary},
-			Head:     Output{Found: h.OK, Summary: h.Summary},
+			Base:     Output{Found: br.OK, Summary: bs},
+			Head:     Output{Found: hr.OK, Summary: hs},
 		}
 		ec.Changed++
 		switch {
-		case hm:
+		case hr.MatchesIntended:
 			cc.Direction = Toward
 			ec.Toward++
-		case bm:
+		case br.MatchesIntended:
 			cc.Direction = Away
 			ec.Away++
 		default:
@@ -323,55 +330,55 @@ func compareCases(name string, rs [2]*remote, opt Options) ExtractorChange {
 	return ec
 }
 
-// newDriftChange pairs the base and head cells of a matrix run with the extractors
-// "base P" and "head P" for each profile P, in that order.
-func newDriftChange(m drift.MatrixResult, profiles []string) *DriftChange {
-	d := &DriftChange{Seed: m.Seed, N: m.N, Extractors: profiles, Rows: []DriftRow{}}
-	add := func(group string, row drift.Row) {
-		dr := DriftRow{Group: group, Operator: row.Operator, Samples: row.Samples, Ambiguous: row.Ambiguous, Found: row.Found}
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// newDriftChange pairs the cells of the base and head matrices for each profile.
+func newDriftChange(bm, hm drift.MatrixResult, profiles []string) *DriftChange {
+	d := &DriftChange{Seed: hm.Seed, N: hm.N, Extractors: profiles, Rows: []DriftRow{}}
+	add := func(group string, b, h drift.Row) {
+		dr := DriftRow{Group: group, Operator: h.Operator, Samples: h.Samples, Ambiguous: h.Ambiguous, Found: h.Found}
 		for i, p := range profiles {
-			b, h := row.Cells[2*i], row.Cells[2*i+1]
+			bc, hc := b.Cells[i], h.Cells[i]
 			dr.Cells = append(dr.Cells, DriftCell{
 				Extractor: p,
-				BaseExact: b.Exact, HeadExact: h.Exact,
-				BaseLeaked: b.Leaked, HeadLeaked: h.Leaked,
-				BaseLost: b.Lost, HeadLost: h.Lost,
+				BaseExact: bc.Exact, HeadExact: hc.Exact,
+				BaseLeaked: bc.Leaked, HeadLeaked: hc.Leaked,
+				BaseLost: bc.Lost, HeadLost: hc.Lost,
 			})
 		}
 		d.Rows = append(d.Rows, dr)
 	}
-	add("identity", m.Identity)
-	for _, row := range m.Single {
-		add("single", row)
+	add("identity", bm.Identity, hm.Identity)
+	for i := range hm.Single {
+		add("single", bm.Single[i], hm.Single[i])
 	}
-	add("single", m.SingleTotal)
-	add("composed", m.ComposedTotal)
-	add("all", m.Total)
+	add("single", bm.SingleTotal, hm.SingleTotal)
+	add("composed", bm.ComposedTotal, hm.ComposedTotal)
+	add("all", bm.Total, hm.Total)
 	return d
 }
 
-// compareEval scores every eval case with both versions of one profile.
-func compareEval(name string, rs [2]*remote, cases []*corpus.Case) *EvalChange {
+// compareEval pairs the eval scores of both reports, case by case.
+func compareEval(name string, b, h eval.Report) *EvalChange {
 	e := &EvalChange{Extractor: name, Cases: []EvalCase{}}
-	bopt := eval.Options{Extractor: rs[0].extractor(name)}
-	hopt := eval.Options{Extractor: rs[1].extractor(name)}
-	var bres, hres []eval.Result
-	for _, c := range cases {
-		in, ok := eval.FromCase(c)
-		if !ok {
-			continue
-		}
-		b, h := eval.Score(in, bopt), eval.Score(in, hopt)
-		bres, hres = append(bres, b), append(hres, h)
+	for i, bc := range b.Cases {
+		hc := h.Cases[i]
 		e.Cases = append(e.Cases, EvalCase{
-			ID: c.ID, BaseFound: b.Found, HeadFound: h.Found,
-			Coverage:         shareChange(b.Coverage, h.Coverage),
-			BoundaryCoverage: shareChange(b.BoundaryCoverage, h.BoundaryCoverage),
+			ID: bc.ID, BaseFound: bc.Found, HeadFound: hc.Found,
+			Coverage:         shareChange(bc.Coverage, hc.Coverage),
+			BoundaryCoverage: shareChange(bc.BoundaryCoverage, hc.BoundaryCoverage),
+			TailLeakage:      shareChange(bc.TailLeakage, hc.TailLeakage),
 		})
 	}
-	bt, ht := eval.Total(bres), eval.Total(hres)
+	bt, ht := b.Totals, h.Totals
 	e.Coverage = meanChange(bt.Coverage.Mean, ht.Coverage.Mean)
 	e.BoundaryCoverage = meanChange(bt.BoundaryCoverage.Mean, ht.BoundaryCoverage.Mean)
+	e.TailLeakage = meanChange(bt.TailLeakage.Mean, ht.TailLeakage.Mean)
 	return e
 }
 

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/compacteval/compacteval/internal/extractor"
 )
 
 // revBuilds builds compacteval at git revisions of one repository, once per commit, each
@@ -18,6 +20,7 @@ type revBuilds struct {
 	log  io.Writer
 	tmp  string
 	bins map[string]string // commit -> binary
+	opt  extractor.OpenOptions
 }
 
 // build returns the compacteval binary built at rev and a description of the revision.

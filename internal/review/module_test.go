@@ -117,7 +117,7 @@ func TestReviewSeedModule(t *testing.T) {
 			t.Errorf("%s: kind %s, profiles %v; want a module with seed only", v.Label, v.Kind, v.Profiles)
 		}
 	}
-	r, err := Compare(b, h, Options{Cases: cases, CorpusDir: "corpus/cases", DriftSeed: 1, DriftN: 2, Gate: gate.DefaultConfig()})
+	r, err := Compare(b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 2, Gate: gate.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestReviewSeedModule(t *testing.T) {
 		}
 	}
 
-	want := expectedFlips(cases)
+	want := expectedFlips(cases.Cases)
 	if len(want) == 0 {
 		t.Fatal("no case takes the loose path: the test checks nothing")
 	}

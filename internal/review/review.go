@@ -13,6 +13,7 @@ package review
 import (
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/report"
 )
 
 // SchemaVersion is the version of the Review JSON document. Adding a field keeps it; a
@@ -48,9 +49,15 @@ type Review struct {
 
 	// Notes are what a stage could not compare, and why.
 	Notes []string `json:"notes"`
-	// Regressions are the changes that fail the review: a case moved away from intended,
-	// or a score that fell further than the gate config allows.
+	// Regressions are the changes that fail the review, as gate.Check finds them between
+	// the base and head reports: a case moved away from intended, or a score that fell
+	// (or, for tail leakage, rose) further than the gate config allows. Checks counts the
+	// comparisons made.
 	Regressions []gate.Regression `json:"regressions"`
+	Checks      int               `json:"checks"`
+
+	// Reports are the base and head reports the review compares; not part of the JSON.
+	Reports [2]*report.Report `json:"-"`
 }
 
 // Passed reports whether nothing regressed.
@@ -168,6 +175,7 @@ type EvalChange struct {
 	// Coverage and BoundaryCoverage are the means over the cases.
 	Coverage         MeanChange `json:"coverage"`
 	BoundaryCoverage MeanChange `json:"boundary_coverage"`
+	TailLeakage      MeanChange `json:"tail_leakage"`
 }
 
 // EvalCase is one eval case's scores.
@@ -177,6 +185,7 @@ type EvalCase struct {
 	HeadFound        bool        `json:"head_summary_found"`
 	Coverage         ShareChange `json:"coverage"`
 	BoundaryCoverage ShareChange `json:"boundary_coverage"`
+	TailLeakage      ShareChange `json:"tail_leakage"`
 }
 
 // ShareChange is a share, base and head; Delta is head minus base, nil when either has

@@ -15,6 +15,7 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/gate"
 	"github.com/compacteval/compacteval/internal/protocol"
 	"github.com/google/go-cmp/cmp"
@@ -45,8 +46,29 @@ const briefer = " Be brief."
 //   - same: not changed;
 //   - robust-seed: seed answers with robust's extraction, and windmill is gone;
 //   - halve: seed keeps the first half of the lines of its summary, and the instruction
-//     ends with briefer.
+//     ends with briefer;
+//   - leak-tail: seed's summary of an eval case of testdata/corpus ends with the text of
+//     the case's kept tail, which the summary should not re-tell.
 func serveVariant(variant string, r io.Reader, w io.Writer) error {
+	tails := map[string]string{}
+	if variant == "leak-tail" {
+		c, err := corpus.Open([]string{"testdata/corpus"})
+		if err != nil {
+			return err
+		}
+		for _, k := range c.Cases {
+			if n := len(k.Conversation); n > 0 && k.KeptTail > 0 {
+				var b strings.Builder
+				for _, m := range k.Conversation[n-k.KeptTail:] {
+					b.WriteString("\n" + m.Text)
+					for _, tc := range m.ToolCalls {
+						b.WriteString("\n" + tc.Input)
+					}
+				}
+				tails[k.Response] = b.String()
+			}
+		}
+	}
 	names := compact.ExtractorNames()
 	if variant == "robust-seed" {
 		names = slices.DeleteFunc(names, func(n string) bool { return n == "windmill" })
@@ -78,10 +100,16 @@ func serveVariant(variant string, r io.Reader, w io.Writer) error {
 				e.Summary = strings.Join(lines[:(len(lines)+1)/2], "\n")
 			}
 			resp = summaryResponse(e)
+		case req.Op == "extract" && profile == "seed" && variant == "leak-tail":
+			e := compact.Extract(*req.Text)
+			if tail, ok := tails[*req.Text]; ok && e.OK {
+				e.Summary += tail
+			}
+			resp = summaryResponse(e)
 		case req.Op == "constants" && variant == "halve":
 			*resp.Instruction += briefer
 		case req.Op == "instruction" && variant == "halve" && resp.Text != nil:
-			text := compact.BuildInstructionWith(compact.Instruction+briefer, optionsOf(req))
+			text := compact.BuildInstructionWith(compact.Instruction+briefer, extractor.OptionsOf(req))
 			resp.Text = &text
 		}
 		b, err := json.Marshal(resp)
@@ -131,13 +159,13 @@ func openPair(t *testing.T, base, head Spec) (*Version, *Version) {
 	return b, h
 }
 
-func loadCases(t *testing.T, dir string) []*corpus.Case {
+func loadCases(t *testing.T, dir string) *corpus.Corpus {
 	t.Helper()
-	cases, err := corpus.Load(dir)
-	if err != nil {
-		t.Fatalf("load %s: %v", dir, err)
+	c, err := corpus.Open([]string{dir})
+	if err != nil || len(c.Problems) > 0 {
+		t.Fatalf("load %s: %v %v", dir, err, c.Problems)
 	}
-	return cases
+	return c
 }
 
 // TestCompareExtractorChange runs compacteval's own pipe against one whose seed answers
@@ -145,7 +173,7 @@ func loadCases(t *testing.T, dir string) []*corpus.Case {
 func TestCompareExtractorChange(t *testing.T) {
 	cases := loadCases(t, "../../corpus/cases")
 	b, h := openPair(t, variant(t, "same"), variant(t, "robust-seed"))
-	r, err := Compare(b, h, Options{Cases: cases, CorpusDir: "corpus/cases", DriftSeed: 1, DriftN: 3, Gate: gate.DefaultConfig()})
+	r, err := Compare(b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 3, Gate: gate.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +190,7 @@ func TestCompareExtractorChange(t *testing.T) {
 	seed, _ := compact.Lookup("seed")
 	robust, _ := compact.Lookup("robust")
 	want := map[string]string{}
-	for _, c := range cases {
+	for _, c := range cases.Cases {
 		s, x := seed.Extract(c.Response), robust.Extract(c.Response)
 		switch {
 		case s.OK == x.OK && s.Summary == x.Summary:
@@ -210,7 +238,7 @@ func TestCompareExtractorChange(t *testing.T) {
 func TestCompareRegression(t *testing.T) {
 	cases := loadCases(t, "testdata/corpus")
 	b, h := openPair(t, variant(t, "same"), variant(t, "halve"))
-	r, err := Compare(b, h, Options{Cases: cases, CorpusDir: "testdata/corpus", DriftSeed: 1, DriftN: 2, Gate: gate.DefaultConfig()})
+	r, err := Compare(b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 2, Gate: gate.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +259,7 @@ func TestCompareRegression(t *testing.T) {
 	for _, reg := range r.Regressions {
 		metrics[reg.Case+" "+reg.Metric] = true
 	}
-	for _, m := range []string{"well-formed/go-grpc-retry-deadline seed intended", "(eval) coverage", "(drift) seed drift_exact"} {
+	for _, m := range []string{"well-formed/go-grpc-retry-deadline seed intended", "(eval) coverage", "(all) seed drift_exact"} {
 		if !metrics[m] {
 			t.Errorf("regressions lack %q: %v", m, r.Regressions)
 		}
@@ -241,7 +269,7 @@ func TestCompareRegression(t *testing.T) {
 	// numbers change with every new operator, and the golden is about the layout.
 	r.Base.Desc, r.Head.Desc = "compacteval pipe", "compacteval pipe with seed's summaries halved"
 	r.Drift = nil
-	r.Regressions = slices.DeleteFunc(r.Regressions, func(g gate.Regression) bool { return g.Case == "(drift)" })
+	r.Regressions = slices.DeleteFunc(r.Regressions, func(g gate.Regression) bool { return strings.HasSuffix(g.Metric, "drift_exact") })
 	var md bytes.Buffer
 	if err := Markdown(&md, r); err != nil {
 		t.Fatal(err)
@@ -344,5 +372,37 @@ func TestOpenErrors(t *testing.T) {
 		if !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: Open error %q, want it to hold %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestCompareTailLeakage: a head whose summary re-tells the kept tail fails the review on
+// tail leakage, as the gate fails a run whose leakage rose (the review compares with
+// gate.Check; its own copy of the checks once missed this metric).
+func TestCompareTailLeakage(t *testing.T) {
+	cases := loadCases(t, "testdata/corpus")
+	b, h := openPair(t, variant(t, "same"), variant(t, "leak-tail"))
+	r, err := Compare(b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 1, Gate: gate.DefaultConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var leak []string
+	for _, reg := range r.Regressions {
+		if strings.Contains(reg.Metric, "tail_leakage") {
+			leak = append(leak, reg.String())
+		}
+	}
+	if len(leak) == 0 || r.Passed() {
+		t.Fatalf("a tail-leakage rise did not fail the review: regressions %v", r.Regressions)
+	}
+	if e := r.Eval; e == nil || e.TailLeakage.Delta == nil || *e.TailLeakage.Delta <= 0 {
+		t.Errorf("eval tail leakage change = %+v, want a rise", r.Eval)
+	}
+	// The same two reports through the gate give the same regressions.
+	res, err := gate.Check(r.Reports[0], r.Reports[1], func() gate.Config { c := gate.DefaultConfig(); c.Problems = "pass"; return c }())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(res.Regressions, r.Regressions); diff != "" {
+		t.Errorf("review and gate disagree (-gate +review):\n%s", diff)
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package pipeline
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/compacteval/compacteval/internal/report"
 )
 
 // chromiumFlags run Chromium headless without a sandbox (root in a container), a GPU or any
@@ -71,7 +73,7 @@ func TestHTMLBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Chromium on the report of the whole corpus")
 	}
-	page, err := HTML(corpusReport(t))
+	page, err := report.HTML(corpusReport(t))
 	if err != nil {
 		t.Fatalf("HTML() error: %v", err)
 	}

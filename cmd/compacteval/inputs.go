@@ -1,0 +1,69 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/extractor"
+)
+
+// inputs are the flags that say what a command runs on: which extractors, over which
+// corpus. run, drift, fuzz and init share them.
+type inputs struct {
+	extractors extractor.Values
+	corpora    extractor.Values
+	timeout    time.Duration
+}
+
+const inputsUsage = `Extractors (-extractor, may repeat; default: every built-in profile):
+  NAME              a built-in profile: %s
+  module:FILE       a TypeScript (.ts, .mts) or JavaScript (.mjs, .js) module exporting
+                    extractSummary, bundled by esbuild and run under node
+  cmd:COMMAND       a command (sh -c) that answers docs/protocol.md on stdin and stdout
+Corpus (-corpus, may repeat; default: embedded, the corpus inside this binary):
+  embedded          the bundled cases (and the seed goldens)
+  DIR               a folder of category folders of case files (corpus/FORMAT.md); a case
+                    with an id an earlier corpus has replaces it
+`
+
+func inputsHelp() string { return fmt.Sprintf(inputsUsage, strings.Join(builtinNames(), ", ")) }
+
+func (in *inputs) register(fs *flag.FlagSet) {
+	fs.Var(&in.extractors, "extractor", "an extractor: a built-in `NAME`, module:FILE or cmd:COMMAND (may repeat)")
+	fs.Var(&in.corpora, "corpus", "a corpus: embedded or a `DIR` (may repeat)")
+	fs.DurationVar(&in.timeout, "timeout", extractor.DefaultTimeout, "the longest wait for one answer of a module or command")
+}
+
+// open opens the extractors and reads the corpus. The caller closes the extractors.
+func (in *inputs) open(name string, stderr io.Writer) ([]*extractor.Extractor, *corpus.Corpus, bool) {
+	c, err := corpus.Open(in.corpora)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval %s: %v\n", name, err)
+		return nil, nil, false
+	}
+	exs, err := in.openExtractors()
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval %s: %v\n", name, err)
+		return nil, nil, false
+	}
+	return exs, c, true
+}
+
+func (in *inputs) openExtractors() ([]*extractor.Extractor, error) {
+	if len(in.extractors) == 0 {
+		return extractor.Builtins(), nil
+	}
+	return extractor.OpenAll(in.extractors, extractor.OpenOptions{Timeout: in.timeout})
+}
+
+func builtinNames() []string {
+	var out []string
+	for _, e := range extractor.Builtins() {
+		out = append(out, e.Name)
+	}
+	return out
+}

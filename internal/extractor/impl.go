@@ -1,0 +1,344 @@
+package extractor
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/protocol"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// Kinds of implementation.
+const (
+	KindBuiltin = "builtin" // compacteval's own Go extractors and instruction
+	KindModule  = "module"  // a TypeScript or JavaScript module run under Node
+	KindCommand = "command" // a process that speaks docs/protocol.md
+	KindGit     = "git"     // compacteval built at a git revision (internal/review builds it)
+	KindText    = "text"    // an instruction text alone
+)
+
+// Impl is one implementation of the compaction module: the built-in Go port, a process that
+// answers the reference protocol (a module under Node, a user's command, compacteval pipe of
+// another revision), or an instruction text alone. It answers extract requests with one or
+// more profiles, and instruction requests where it has an instruction.
+type Impl struct {
+	// Kind is one of the Kind constants.
+	Kind string `json:"kind"`
+	// Desc says what it is: the file, the command, the revision and its commit.
+	Desc string `json:"desc"`
+	// Profiles are the extractor profiles it answers extract requests with, as it reports
+	// them; empty for an instruction text or a process without extract.
+	Profiles []string `json:"profiles"`
+
+	client *protocol.Client
+	text   string // KindText: the instruction
+	// named reports whether extract requests name their profile: compacteval pipe knows
+	// several, a module only its extractSummary.
+	named   bool
+	cleanup []func() error
+}
+
+// OpenOptions tune how an implementation is started.
+type OpenOptions struct {
+	// Dir is the working folder of a command; "" is the current one.
+	Dir string
+	// Timeout bounds the wait for each answer of a process (0: DefaultTimeout). A process
+	// that does not answer in time is killed and its extractor fails.
+	Timeout time.Duration
+}
+
+// DefaultTimeout is the wait for one answer of an external extractor when none is given.
+const DefaultTimeout = 60 * time.Second
+
+func (o OpenOptions) timeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return DefaultTimeout
+}
+
+// ErrNoNode is returned when a module is to be run and node is not on PATH.
+var ErrNoNode = errors.New("node is not on PATH")
+
+// BuiltinImpl returns compacteval's own implementation: every built-in profile and the seed
+// instruction.
+func BuiltinImpl() *Impl {
+	return &Impl{Kind: KindBuiltin, Desc: "compacteval's Go port and profiles", Profiles: compact.ExtractorNames()}
+}
+
+// OpenModule runs a TypeScript or JavaScript module under Node with a runner that answers
+// the protocol with its exports (extractSummary, buildCompactionInstruction, keptTailNote,
+// continuationSummary, COMPACTION_INSTRUCTION). esbuild bundles the module with what it
+// imports (files beside it, packages it finds) and removes TypeScript's types.
+func OpenModule(file string, opt OpenOptions) (*Impl, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("module %s: %w", file, err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("module %s: %w: a module is run with node; give a command that speaks the protocol instead (cmd:COMMAND)", file, ErrNoNode)
+	}
+	res := api.Build(api.BuildOptions{
+		EntryPoints: []string{abs}, Bundle: true, Write: false, Outfile: "module.mjs",
+		Platform: api.PlatformNode, Format: api.FormatESModule, Target: api.ES2022,
+		LogLevel: api.LogLevelSilent,
+	})
+	if len(res.Errors) > 0 {
+		return nil, fmt.Errorf("module %s: bundle with esbuild: %s", file, esbuildErrors(res.Errors))
+	}
+	if len(res.OutputFiles) != 1 {
+		return nil, fmt.Errorf("module %s: esbuild wrote %d files, want 1", file, len(res.OutputFiles))
+	}
+	dir, err := os.MkdirTemp("", "compacteval-module-")
+	if err != nil {
+		return nil, err
+	}
+	cleanup := func() error { return os.RemoveAll(dir) }
+	module, runner := filepath.Join(dir, "module.mjs"), filepath.Join(dir, "runner.mjs")
+	if err := errors.Join(os.WriteFile(module, res.OutputFiles[0].Contents, 0o644), os.WriteFile(runner, runnerScript, 0o644)); err != nil {
+		cleanup()
+		return nil, err
+	}
+	return start(KindModule, "module "+file, []string{node, runner, module}, opt, cleanup)
+}
+
+func esbuildErrors(ms []api.Message) string {
+	var out []string
+	for _, m := range ms {
+		if l := m.Location; l != nil {
+			out = append(out, fmt.Sprintf("%s:%d:%d: %s", l.File, l.Line, l.Column+1, m.Text))
+		} else {
+			out = append(out, m.Text)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+//go:embed runner.mjs
+var runnerScript []byte
+
+// OpenCommand runs command with sh -c; it must answer the protocol on stdin and stdout.
+func OpenCommand(command string, opt OpenOptions) (*Impl, error) {
+	return start(KindCommand, "command "+command, []string{"sh", "-c", command}, opt, nil)
+}
+
+// OpenArgv runs argv, which answers the protocol, as an implementation of kind with desc
+// (internal/review runs compacteval pipe of a git revision this way).
+func OpenArgv(kind, desc string, argv []string, opt OpenOptions) (*Impl, error) {
+	return start(kind, desc, argv, opt, nil)
+}
+
+// OpenText reads an instruction text: an implementation with an instruction and no
+// extractor. An editor's final line break is not part of the text.
+func OpenText(file string) (*Impl, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("instruction text: %w", err)
+	}
+	text := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
+	return &Impl{Kind: KindText, Desc: "instruction text " + file, text: text, Profiles: []string{}}, nil
+}
+
+// start starts argv, asks it which profiles it extracts with, and returns the
+// implementation; cleanup runs when it is closed, or now if it does not start.
+func start(kind, desc string, argv []string, opt OpenOptions, cleanup func() error) (*Impl, error) {
+	im := &Impl{Kind: kind, Desc: desc}
+	if cleanup != nil {
+		im.cleanup = append(im.cleanup, cleanup)
+	}
+	c, err := protocol.StartWith(argv, protocol.StartOptions{Dir: opt.Dir, Timeout: opt.timeout()})
+	if err != nil {
+		im.Close()
+		return nil, err
+	}
+	im.client = c
+	live.add(im)
+	if err := im.probe(); err != nil {
+		im.Close()
+		return nil, fmt.Errorf("%s: %w", desc, err)
+	}
+	return im, nil
+}
+
+// probeProfile is a profile name no implementation has: compacteval pipe answers it with
+// the list of profiles it has, a module ignores it.
+const probeProfile = "compacteval-probe"
+
+var haveProfiles = regexp.MustCompile(`unknown profile .*\(have ([^()]*)\)$`)
+
+// probe learns the profiles from the answer to an extract request with an unknown profile:
+// compacteval pipe lists its profiles in the error, the reference and a module answer with
+// their one extractor, which is named seed.
+func (im *Impl) probe() error {
+	resp, err := im.client.Do(protocol.Request{Op: "extract", Text: protocol.Str(""), Profile: protocol.Str(probeProfile)})
+	if err != nil {
+		return fmt.Errorf("does not answer the protocol: %w", err)
+	}
+	switch {
+	case resp.Error == nil && resp.HasSummary:
+		im.Profiles = []string{"seed"}
+	case resp.Error != nil:
+		if m := haveProfiles.FindStringSubmatch(*resp.Error); m != nil {
+			im.Profiles, im.named = strings.Split(m[1], ", "), true
+		} else {
+			im.Profiles = []string{} // no extract: instruction requests only
+		}
+	default:
+		return fmt.Errorf("answers an extract request without a summary field")
+	}
+	return nil
+}
+
+// Close stops the process and removes its temporary files. Close of a nil Impl does
+// nothing.
+func (im *Impl) Close() error {
+	if im == nil {
+		return nil
+	}
+	var errs []error
+	if im.client != nil {
+		live.remove(im)
+		errs = append(errs, im.client.Close())
+		im.client = nil
+	}
+	for _, f := range im.cleanup {
+		errs = append(errs, f())
+	}
+	im.cleanup = nil
+	return errors.Join(errs...)
+}
+
+// Instruction returns the instruction text: COMPACTION_INSTRUCTION of a process, the text
+// of an instruction file, or compact.Instruction for the built-in.
+func (im *Impl) Instruction() (string, error) {
+	switch im.Kind {
+	case KindText:
+		return im.text, nil
+	case KindBuiltin:
+		return compact.Instruction, nil
+	}
+	resp, err := im.client.Do(protocol.Request{Op: "constants"})
+	if err != nil {
+		return "", err
+	}
+	if resp.Error != nil {
+		return "", errors.New(*resp.Error)
+	}
+	if resp.Instruction == nil {
+		return "", errors.New("the constants answer has no instruction")
+	}
+	return *resp.Instruction, nil
+}
+
+// Render returns the texts of requests, each an instruction, keptTailNote or continuation
+// request. An instruction text renders instruction requests with compact.BuildInstructionWith
+// around it and has no other texts: for those, and for requests answered with an error,
+// ok[i] is false and texts[i] says why.
+func (im *Impl) Render(reqs []protocol.Request) (texts []string, ok []bool, err error) {
+	texts, ok = make([]string, len(reqs)), make([]bool, len(reqs))
+	switch im.Kind {
+	case KindText:
+		for i, r := range reqs {
+			if r.Op != "instruction" {
+				texts[i] = "an instruction text has no " + r.Op
+				continue
+			}
+			texts[i], ok[i] = compact.BuildInstructionWith(im.text, OptionsOf(r)), true
+		}
+		return texts, ok, nil
+	case KindBuiltin:
+		for i, r := range reqs {
+			resp := protocol.AnswerRequest(r)
+			texts[i], ok[i] = renderText(resp)
+		}
+		return texts, ok, nil
+	}
+	resps, err := im.client.DoAll(reqs)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, r := range resps {
+		texts[i], ok[i] = renderText(r)
+	}
+	return texts, ok, nil
+}
+
+func renderText(r protocol.Response) (string, bool) {
+	switch {
+	case r.Error != nil:
+		return *r.Error, false
+	case r.Text == nil:
+		return "the answer has no text", false
+	}
+	return *r.Text, true
+}
+
+// OptionsOf returns the compact options of an instruction request.
+func OptionsOf(r protocol.Request) compact.Options {
+	opts := compact.Options{Reason: compact.Reason(deref(r.Reason))}
+	opts.CustomInstructions = deref(r.CustomInstructions)
+	if kt := r.KeptTail; kt != nil {
+		if kt.Count != nil {
+			opts.KeptTail.Count = *kt.Count
+		}
+		opts.KeptTail.Opening = deref(kt.Opening)
+	}
+	return opts
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// live holds every running process, so that a signal can end them all.
+var live = &registry{m: map[*Impl]bool{}}
+
+type registry struct {
+	mu sync.Mutex
+	m  map[*Impl]bool
+}
+
+func (r *registry) add(im *Impl) {
+	r.mu.Lock()
+	r.m[im] = true
+	r.mu.Unlock()
+}
+
+func (r *registry) remove(im *Impl) {
+	r.mu.Lock()
+	delete(r.m, im)
+	r.mu.Unlock()
+}
+
+// KillAll kills every running process and removes its temporary files: what a command
+// does when it is interrupted.
+func KillAll() {
+	live.mu.Lock()
+	ims := make([]*Impl, 0, len(live.m))
+	for im := range live.m {
+		ims = append(ims, im)
+	}
+	live.mu.Unlock()
+	for _, im := range ims {
+		if im.client != nil {
+			im.client.Kill()
+		}
+		im.Close()
+	}
+}

@@ -1,0 +1,404 @@
+// Package pipeline runs extractors over a corpus and produces the one report document
+// (internal/report) that every command renders or compares: run, drift, fuzz, review and,
+// through the reports it reads, gate.
+//
+// An extractor is any extractor.Extractor: a built-in profile, a user's module or a command
+// speaking docs/protocol.md. Each stage first sends every text it needs to every external
+// extractor in pipelined batches (one long-lived process each, all at once), so a stage
+// costs a few round trips per extractor; built-in extractors run on every core.
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/internal/buildinfo"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/report"
+)
+
+// Stages a report can hold, in the order they run.
+const (
+	StageExtract = "extract"
+	StageGolden  = "golden"
+	StageDrift   = "drift"
+	StageEval    = "eval"
+)
+
+// Options configure a run.
+type Options struct {
+	// Corpus is the cases to run on (corpus.Open).
+	Corpus *corpus.Corpus
+	// Extractors run on every case; at least one.
+	Extractors []*extractor.Extractor
+	// DriftSeed and DriftN set the drift matrix; DriftN 0 skips it.
+	DriftSeed int64
+	DriftN    int
+	// EvalExtractor names the extractor whose summaries eval scores ("" is the first of
+	// Extractors); SkipEval skips the stage.
+	EvalExtractor string
+	SkipEval      bool
+	// KeepSummaries keeps every result's summary in the report (review compares them);
+	// otherwise only those of cases shown in detail are kept.
+	KeepSummaries bool
+	// Progress, when set, is told each stage as it starts and each step done of total.
+	Progress func(stage string, done, total int)
+}
+
+// ErrExtractor marks a run that stopped because an external extractor failed (it stopped
+// answering, timed out, or answered an error): a failing extractor never passes.
+var ErrExtractor = errors.New("extractor failed")
+
+// Run runs every stage and returns the report. Case files that did not load are problems
+// of the report; an extractor that fails is an error wrapping ErrExtractor.
+func Run(opt Options) (*report.Report, error) {
+	if opt.Corpus == nil {
+		return nil, errors.New("pipeline: no corpus")
+	}
+	if len(opt.Extractors) == 0 {
+		return nil, errors.New("pipeline: no extractor")
+	}
+	progress := opt.Progress
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	cases := opt.Corpus.Cases
+	if len(cases) == 0 && len(opt.Corpus.Problems) == 0 {
+		return nil, fmt.Errorf("no cases in %s", label(opt.Corpus))
+	}
+	r := &report.Report{SchemaVersion: report.SchemaVersion, Tool: buildinfo.Read(), Problems: []report.Problem{}, Cases: []report.Case{}}
+	r.Corpus = report.Corpus{Dir: label(opt.Corpus), SHA256: opt.Corpus.Digest(), Sources: opt.Corpus.Sources,
+		Cases: len(cases), Origins: map[string]int{}}
+	files := map[string]bool{}
+	for _, p := range opt.Corpus.Problems {
+		if !files[p.File] {
+			files[p.File] = true
+			r.Corpus.LoadProblems++
+		}
+		r.Problems = append(r.Problems, report.Problem{Kind: "load-error", Case: p.File, Detail: p.String()})
+	}
+	exs := opt.Extractors
+
+	responses := make([]string, len(cases))
+	for i, c := range cases {
+		responses[i] = c.Response
+	}
+	progress(StageExtract, 0, len(cases))
+	results, err := extractAll(exs, responses)
+	if err != nil {
+		return nil, err
+	}
+	golden := extract(r, cases, exs, results, opt)
+	progress(StageExtract, len(cases), len(cases))
+	r.Stages = append(r.Stages, StageExtract)
+	if golden {
+		r.Stages = append(r.Stages, StageGolden)
+	}
+
+	if opt.DriftN > 0 {
+		if err := drift.CheckN(opt.DriftN); err != nil {
+			return nil, err
+		}
+		pairs := drift.PairsFromCorpus(cases)
+		if len(pairs) == 0 {
+			return nil, fmt.Errorf("drift: no well-formed case in %s to mutate (give -drift-n 0 to skip drift)", r.Corpus.Dir)
+		}
+		progress(StageDrift, 0, 2)
+		if err := prefetch(exs, drift.Responses(pairs, opt.DriftSeed, opt.DriftN)); err != nil {
+			return nil, err
+		}
+		progress(StageDrift, 1, 2)
+		r.Drift = drift.Matrix(pairs, compacts(exs), opt.DriftSeed, opt.DriftN)
+		if err := failure(exs); err != nil {
+			return nil, err
+		}
+		setDriftExact(r)
+		progress(StageDrift, 2, 2)
+		r.Stages = append(r.Stages, StageDrift)
+	}
+
+	if !opt.SkipEval {
+		if err := evalStage(r, cases, exs, opt, progress); err != nil {
+			return nil, err
+		}
+		r.Stages = append(r.Stages, StageEval)
+	}
+	r.Complete = opt.DriftN > 0 && !opt.SkipEval && len(opt.Corpus.Problems) == 0
+	sort.SliceStable(r.Problems, func(i, j int) bool {
+		a, b := r.Problems[i], r.Problems[j]
+		if a.Case != b.Case {
+			return a.Case < b.Case
+		}
+		return a.Extractor < b.Extractor
+	})
+	return r, nil
+}
+
+func label(c *corpus.Corpus) string {
+	var names []string
+	for _, s := range c.Sources {
+		if s.Kind == corpus.EmbeddedLabel {
+			names = append(names, corpus.EmbeddedLabel)
+		} else {
+			names = append(names, path.Clean(strings.ReplaceAll(s.Dir, `\`, "/")))
+		}
+	}
+	return strings.Join(names, " + ")
+}
+
+// extractAll runs every extractor on texts, the external ones at the same time (each is
+// its own process) and the built-in ones on every core.
+func extractAll(exs []*extractor.Extractor, texts []string) ([][]compact.Extraction, error) {
+	out := make([][]compact.Extraction, len(exs))
+	errs := make([]error, len(exs))
+	var wg sync.WaitGroup
+	for i, ex := range exs {
+		if !ex.External() {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = ex.ExtractAll(texts)
+		}()
+	}
+	for i, ex := range exs {
+		if !ex.External() {
+			out[i], _ = ex.ExtractAll(texts)
+		}
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrExtractor, err)
+	}
+	return out, nil
+}
+
+// prefetch sends texts ahead to every external extractor, all at once.
+func prefetch(exs []*extractor.Extractor, texts []string) error {
+	errs := make([]error, len(exs))
+	var wg sync.WaitGroup
+	for i, ex := range exs {
+		if ex.External() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = ex.Prefetch(texts)
+			}()
+		}
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%w: %w", ErrExtractor, err)
+	}
+	return nil
+}
+
+func failure(exs []*extractor.Extractor) error {
+	for _, ex := range exs {
+		if err := ex.Err(); err != nil {
+			return fmt.Errorf("%w: %w", ErrExtractor, err)
+		}
+	}
+	return nil
+}
+
+func compacts(exs []*extractor.Extractor) []compact.Extractor {
+	out := make([]compact.Extractor, len(exs))
+	for i, e := range exs {
+		out[i] = e.Compact()
+	}
+	return out
+}
+
+// extract fills Cases, Extractors, Corpus counts and the golden and deviation problems
+// from results[extractor][case]. It reports whether any golden file was compared: only
+// built-in extractors have goldens, and only where the case's source has a folder for
+// them.
+func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor, results [][]compact.Extraction, opt Options) bool {
+	catCases := map[string]int{}
+	perEx := make([]report.Extractor, len(exs))
+	perCat := make([]map[string]int, len(exs))
+	for i, ex := range exs {
+		perEx[i] = report.Extractor{Name: ex.Name, Source: ex.Source, External: ex.External()}
+		perCat[i] = map[string]int{}
+	}
+	compared := false
+	for n, c := range cases {
+		r.Corpus.Origins[c.Origin.Kind]++
+		for _, cat := range c.Categories {
+			catCases[cat]++
+		}
+		cr := report.Case{ID: c.ID, Title: c.Title, Categories: c.Categories, Origin: c.Origin.Kind, IntendedFound: c.Intended.Found}
+		goldens := opt.Corpus.GoldenOf(c.ID)
+		detailed := false
+		for i, ex := range exs {
+			got := results[i][n]
+			res := report.Result{Extractor: ex.Name, OK: got.OK, Path: got.Path.String(), MatchesIntended: c.Matches(got)}
+			reason, listed := c.KnownDeviations[ex.Name]
+			res.KnownDeviation = reason
+			e := &perEx[i]
+			e.Cases++
+			if listed {
+				e.KnownDeviations++
+			}
+			if res.MatchesIntended {
+				e.Intended++
+				for _, cat := range c.Categories {
+					perCat[i][cat]++
+				}
+			}
+			show := false
+			switch {
+			case ex.External():
+				// A user's extractor has no known_deviations: its expectations are intended
+				// and its blessed baseline, which the gate compares.
+				show = !res.MatchesIntended
+			case !res.MatchesIntended && !listed:
+				r.Problems = append(r.Problems, report.Problem{Kind: "unlisted-deviation", Case: c.ID, Extractor: ex.Name,
+					Detail: fmt.Sprintf("%s no longer returns the intended result and known_deviations does not list it", ex.Name)})
+				show = true
+			case res.MatchesIntended && listed:
+				r.Problems = append(r.Problems, report.Problem{Kind: "stale-deviation", Case: c.ID, Extractor: ex.Name,
+					Detail: fmt.Sprintf("known_deviations lists %s, but it now returns the intended result", ex.Name)})
+			}
+			if !ex.External() && hasGoldens(goldens, ex.Name) {
+				compared = true
+				res.Golden = goldenStatus(goldens, ex.Name, c.ID, got)
+				if res.Golden != "match" {
+					e.GoldenMismatches++
+					r.Problems = append(r.Problems, report.Problem{Kind: "golden-" + res.Golden, Case: c.ID, Extractor: ex.Name,
+						Detail: fmt.Sprintf("the output of %s differs from golden/%s/%s.txt", ex.Name, ex.Name, c.ID)})
+					show = show || res.Golden == "mismatch"
+				}
+			}
+			if opt.KeepSummaries || show || !res.MatchesIntended && report.Detailed[ex.Name] {
+				s := got.Summary
+				res.Summary = &s
+				detailed = detailed || show || !res.MatchesIntended
+			}
+			cr.Results = append(cr.Results, res)
+		}
+		if detailed {
+			cr.Response, cr.Intended = c.Response, c.Intended.Summary
+		}
+		r.Cases = append(r.Cases, cr)
+	}
+	r.Corpus.Categories = counts(catCases, nil)
+	for i := range perEx {
+		e := &perEx[i]
+		if e.Cases > 0 {
+			e.Rate = round4(float64(e.Intended) / float64(e.Cases))
+		}
+		e.Categories = counts(catCases, perCat[i])
+	}
+	r.Extractors = perEx
+	return compared
+}
+
+// counts lists the categories in corpus.Categories order, then any others sorted.
+func counts(cases map[string]int, intended map[string]int) []report.Count {
+	var out []report.Count
+	seen := map[string]bool{}
+	for _, cat := range corpus.Categories {
+		seen[cat] = true
+		if cases[cat] > 0 {
+			out = append(out, report.Count{Category: cat, Cases: cases[cat], Intended: intended[cat]})
+		}
+	}
+	var rest []string
+	for cat := range cases {
+		if !seen[cat] {
+			rest = append(rest, cat)
+		}
+	}
+	sort.Strings(rest)
+	for _, cat := range rest {
+		out = append(out, report.Count{Category: cat, Cases: cases[cat], Intended: intended[cat]})
+	}
+	if out == nil {
+		out = []report.Count{}
+	}
+	return out
+}
+
+// hasGoldens reports whether goldens has a folder for the extractor.
+func hasGoldens(goldens fs.FS, extractor string) bool {
+	if goldens == nil {
+		return false
+	}
+	st, err := fs.Stat(goldens, extractor)
+	return err == nil && st.IsDir()
+}
+
+func goldenStatus(goldens fs.FS, extractor, id string, got compact.Extraction) string {
+	data, err := fs.ReadFile(goldens, extractor+"/"+id+".txt")
+	if err != nil {
+		return "missing"
+	}
+	want, err := corpus.ParseGolden(data)
+	if err != nil || want != got {
+		return "mismatch"
+	}
+	return "match"
+}
+
+// setDriftExact copies each extractor's exact-recovery share over all drift samples.
+func setDriftExact(r *report.Report) {
+	t := r.Drift.Total
+	unambiguous := t.Samples - t.Ambiguous
+	if unambiguous <= 0 {
+		return
+	}
+	for _, cell := range t.Cells {
+		for i := range r.Extractors {
+			if r.Extractors[i].Name == cell.Extractor {
+				r.Extractors[i].DriftExact = round4(float64(cell.Exact) / float64(unambiguous))
+			}
+		}
+	}
+}
+
+// evalStage scores every eval case with the eval extractor, on every core.
+func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor, opt Options, progress func(string, int, int)) error {
+	var ex *extractor.Extractor
+	if opt.EvalExtractor == "" {
+		ex = exs[0]
+	}
+	for _, e := range exs {
+		if e.Name == opt.EvalExtractor {
+			ex = e
+		}
+	}
+	if ex == nil {
+		return fmt.Errorf("eval extractor %q is not among the extractors run (%s)", opt.EvalExtractor, strings.Join(extractor.Names(exs), ", "))
+	}
+	var inputs []eval.Input
+	for _, c := range cases {
+		if in, ok := eval.FromCase(c); ok {
+			inputs = append(inputs, in)
+		}
+	}
+	progress(StageEval, 0, len(inputs))
+	eopt := eval.Options{Extractor: ex.Compact()}
+	results := make([]eval.Result, len(inputs))
+	extractor.Parallel(len(inputs), func(i int) { results[i] = eval.Score(inputs[i], eopt) })
+	if err := ex.Err(); err != nil {
+		return fmt.Errorf("%w: %w", ErrExtractor, err)
+	}
+	progress(StageEval, len(inputs), len(inputs))
+	r.Eval = eval.NewReport(results, eopt)
+	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(inputs), Skipped: len(cases) - len(inputs)})
+	return nil
+}
+
+func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }
