@@ -20,6 +20,7 @@ import (
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/buildinfo"
 	"github.com/compacteval/compacteval/internal/extractor"
@@ -32,6 +33,7 @@ const (
 	StageGolden  = "golden"
 	StageDrift   = "drift"
 	StageEval    = "eval"
+	StageFuzz    = "fuzz"
 )
 
 // Options configure a run.
@@ -47,6 +49,8 @@ type Options struct {
 	// Extractors); SkipEval skips the stage.
 	EvalExtractor string
 	SkipEval      bool
+	// Fuzz, when set, fuzzes every extractor after the other stages (compacteval fuzz).
+	Fuzz *fuzz.Options
 	// KeepSummaries keeps every result's summary in the report (review compares them);
 	// otherwise only those of cases shown in detail are kept.
 	KeepSummaries bool
@@ -131,6 +135,18 @@ func Run(opt Options) (*report.Report, error) {
 			return nil, err
 		}
 		r.Stages = append(r.Stages, StageEval)
+	}
+	if opt.Fuzz != nil {
+		for i, ex := range exs {
+			progress(StageFuzz, i, len(exs))
+			res, err := fuzz.Run(ex, cases, *opt.Fuzz)
+			r.Fuzz = append(r.Fuzz, res)
+			if err != nil {
+				return r, fmt.Errorf("%w: fuzz: %w", ErrExtractor, err)
+			}
+		}
+		progress(StageFuzz, len(exs), len(exs))
+		r.Stages = append(r.Stages, StageFuzz)
 	}
 	r.Complete = opt.DriftN > 0 && !opt.SkipEval && len(opt.Corpus.Problems) == 0
 	sort.SliceStable(r.Problems, func(i, j int) bool {

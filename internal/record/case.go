@@ -113,7 +113,7 @@ func NewCase(rec Recording, resp *Response) (*corpus.Case, []byte, error) {
 			c.Probes = append(c.Probes, p)
 		}
 	}
-	setIntended(c)
+	SetIntended(c)
 
 	data, err := corpus.Format(c)
 	if err != nil {
@@ -129,9 +129,9 @@ func NewCase(rec Recording, resp *Response) (*corpus.Case, []byte, error) {
 	return back, data, nil
 }
 
-// setIntended takes the stand-in extractor's result as intended and lists every extractor
+// SetIntended takes the stand-in extractor's result as intended and lists every extractor
 // that differs from it.
-func setIntended(c *corpus.Case) {
+func SetIntended(c *corpus.Case) {
 	ex, ok := compact.Lookup(standIn)
 	if !ok {
 		panic("record: the " + standIn + " extractor is not registered")

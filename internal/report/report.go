@@ -9,6 +9,7 @@ package report
 import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/buildinfo"
 )
@@ -36,6 +37,8 @@ type Report struct {
 	// Drift is the drift matrix with a fixed seed; Eval the scores of every eval case.
 	Drift drift.MatrixResult `json:"drift"`
 	Eval  eval.Report        `json:"eval"`
+	// Fuzz holds a fuzz run of each extractor (compacteval fuzz); absent otherwise.
+	Fuzz []*fuzz.Result `json:"fuzz,omitempty"`
 }
 
 // Corpus describes the corpus the run read.

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/compacteval/compacteval/fuzz"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/pipeline"
+	"github.com/compacteval/compacteval/internal/report"
+)
+
+const fuzzUsage = `Usage: compacteval fuzz [-extractor X]... [-corpus DIR|embedded]... [-time D] [-seed N]
+         [-size N] [-inbox DIR] [-json] [-timeout D]
+
+Holds each extractor to the properties compacteval's robust extractor is held to, over the
+corpus responses, a time check and, for -time, generated answers (drift mutations of the
+well-formed cases composed, structured tag soups, closed analysis blocks between soups):
+
+  analysis-leak     never return text of a closed analysis block
+  bare-tag          never return a summary that is only tags
+  tag-kept          never keep a structural tag line (<summary>, </summary>, ...) that
+                    the intended summary does not have: an unclosed opener left in front
+  summary-lost      never return nothing where a reader sees a summary
+  nondeterministic  the same text always gets the same answer
+  superlinear-time  answer within a time that grows linearly with the input: each input
+                    family (openers without closers, heading loops, "$&" runs, ...) is
+                    timed at -size bytes and ten times that; a ratio of 30 or more, with
+                    the large input taking at least 50 ms, is superlinear (10 is linear,
+                    100 quadratic), and an answer past -timeout is a timeout
+
+Every failure is minimized (lines, then characters, removed while it still fails) and the
+first few of each property are written as new cases in -inbox (default corpus/inbox),
+each in a category folder, never overwriting a file, marked "not yet reviewed by a
+person" with robust's extraction standing in for intended. Prints executions per second.
+
+%s
+Exit codes: 0 no property failed; 1 a property failed; 2 usage or operational error, or
+an extractor that stopped answering.
+
+Examples:
+  compacteval fuzz -extractor robust -time 10s
+  compacteval fuzz -extractor module:src/compaction.ts -time 60s
+  compacteval fuzz -extractor cmd:'python3 tools/extract.py' -inbox /tmp/found -json
+`
+
+// fuzzDefaultTime is -time without the flag.
+const fuzzDefaultTime = 30 * time.Second
+
+func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("fuzz", fmt.Sprintf(fuzzUsage, inputsHelp()), stderr)
+	var in inputs
+	in.register(fs)
+	d := fs.Duration("time", fuzzDefaultTime, "how long generated answers are sent to each extractor")
+	seed := fs.Int64("seed", 1, "seed of the generated answers")
+	size := fs.Int("size", fuzz.DefaultSize, "bytes of the small input of the time check (the large is 10x); 0 skips it")
+	inbox := fs.String("inbox", filepath.Join("corpus", "inbox"), "folder for the failures as new cases (\"\" writes none)")
+	asJSON := fs.Bool("json", false, "print the report document (its fuzz section) instead of the summary")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "compacteval fuzz: unexpected argument %q\n", fs.Arg(0))
+		return exitError
+	}
+	if *d < 0 || *size < 0 {
+		fmt.Fprintln(stderr, "compacteval fuzz: -time and -size must not be negative")
+		return exitError
+	}
+	exs, c, ok := in.open("fuzz", stderr)
+	if !ok {
+		return exitError
+	}
+	defer extractor.CloseAll(exs)
+	opt := fuzz.Options{Time: *d, Seed: *seed, Size: *size}
+	if *size == 0 {
+		opt.Size = -1
+	}
+	p := newProgress("fuzz", stderr)
+	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, SkipEval: true, Fuzz: &opt, Progress: p.update})
+	p.done()
+	if err != nil && (r == nil || len(r.Fuzz) == 0) {
+		fmt.Fprintf(stderr, "compacteval fuzz: %v\n", err)
+		return exitError
+	}
+	written := 0
+	if *inbox != "" {
+		for _, res := range r.Fuzz {
+			n, werr := fuzz.WriteInbox(*inbox, res)
+			written += n
+			if werr != nil {
+				fmt.Fprintf(stderr, "compacteval fuzz: %v\n", werr)
+				return exitError
+			}
+		}
+	}
+	if *asJSON {
+		if code := writeJSON(stdout, stderr, r); code != exitOK {
+			return code
+		}
+	} else {
+		printFuzz(stdout, r, written, *inbox)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval fuzz: %v\n", err)
+		return exitError
+	}
+	for _, res := range r.Fuzz {
+		if res.Failed() {
+			return exitProblem
+		}
+	}
+	return exitOK
+}
+
+func printFuzz(w io.Writer, r *report.Report, written int, inbox string) {
+	for i, res := range r.Fuzz {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		var gens []string
+		for _, g := range []string{"corpus", "drift", "structured", "marker", "soup"} {
+			if n := res.Inputs[g]; n > 0 {
+				gens = append(gens, fmt.Sprintf("%d %s", n, g))
+			}
+		}
+		fmt.Fprintf(w, "fuzz %s: %d inputs (%s), %d executions in %.1fs, %.0f/s\n",
+			res.Extractor, sum(res.Inputs), strings.Join(gens, ", "), res.Execs, res.Seconds, res.ExecsPerSecond)
+		for _, prop := range fuzz.Properties {
+			verdict := "ok"
+			if n := res.Counts[prop]; n > 0 {
+				verdict = fmt.Sprintf("FAIL %d", n)
+			}
+			fmt.Fprintf(w, "  %-17s %s\n", prop, verdict)
+		}
+		if len(res.Timings) > 0 {
+			fmt.Fprintf(w, "  time check (best of %d):\n", fuzz.Repeats)
+			for _, t := range res.Timings {
+				large := "timeout"
+				if t.LargeSeconds != nil {
+					large = fmt.Sprintf("%.4fs", *t.LargeSeconds)
+				}
+				fmt.Fprintf(w, "    %-17s %7d B %.4fs  %8d B %s  x%-6.1f %s\n", t.Family, t.SmallBytes, t.SmallSeconds, t.LargeBytes, large, t.Ratio, t.Verdict)
+			}
+		}
+		for _, f := range res.Examples {
+			fmt.Fprintf(w, "  %s: %s\n", f.Property, f.Detail)
+			if f.Input != "" {
+				fmt.Fprintf(w, "    input (%d bytes, from %d): %s\n", len(f.Input), f.OriginalBytes, shorten(f.Input, 100))
+			}
+			if f.File != "" {
+				fmt.Fprintf(w, "    case: %s\n", f.File)
+			}
+		}
+		for _, n := range res.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+	}
+	if written > 0 {
+		fmt.Fprintf(w, "\nwrote %d new cases in %s (review them, then move them into corpus/cases)\n", written, inbox)
+	}
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// shorten quotes s, cut to about n bytes.
+func shorten(s string, n int) string {
+	if len(s) > n {
+		s = s[:n] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}

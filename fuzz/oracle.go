@@ -1,0 +1,245 @@
+package fuzz
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/fuzz/drift"
+)
+
+// Properties an extractor is held to, as robust is (compact/robust.go):
+const (
+	// PropLeak: the summary holds text of a closed analysis block.
+	PropLeak = "analysis-leak"
+	// PropBareTag: the summary is nothing but tags.
+	PropBareTag = "bare-tag"
+	// PropTagKept: the summary keeps a structural tag line (a <summary>, </summary>,
+	// <analysis> or </analysis> line) that the intended summary does not have: an unclosed
+	// opener left in front of the text, a closer left at its end.
+	PropTagKept = "tag-kept"
+	// PropLost: nothing is returned where a reader sees a summary.
+	PropLost = "summary-lost"
+	// PropNondeterministic: the same text got two different answers.
+	PropNondeterministic = "nondeterministic"
+	// PropSuperlinear: the time to answer grows faster than the input (see Timing).
+	PropSuperlinear = "superlinear-time"
+)
+
+// Properties lists the properties in report order.
+var Properties = []string{PropLeak, PropBareTag, PropTagKept, PropLost, PropNondeterministic, PropSuperlinear}
+
+// anyTag matches the tags robust knows, in any case, with attributes and blanks, on one line.
+var anyTag = regexp.MustCompile(`(?i)<[ \t]*/?[ \t]*(summary|analysis|think|thinking|example)\b[^<>\n]*>`)
+
+// tagLine matches a line that is one structural tag and nothing else.
+var tagLine = regexp.MustCompile(`(?i)^[ \t]*</?[ \t]*(summary|analysis)[ \t]*>[ \t]*$`)
+
+// bareTag reports a found summary that is only tags.
+func bareTag(e compact.Extraction) bool {
+	return e.OK && compact.TrimJS(anyTag.ReplaceAllString(e.Summary, "")) == ""
+}
+
+// keptTagLine returns the first structural tag line of s, or "".
+func keptTagLine(s string) string {
+	for _, l := range lines(s) {
+		if tagLine.MatchString(l) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// lines splits s at every line terminator JavaScript or Go knows.
+func lines(s string) []string {
+	return drift.Lines(s)
+}
+
+// strictAnalysis returns the lines (trimmed, at least drift.MinAnalysisLine bytes) that the
+// text holds only inside closed analysis blocks that nobody could read otherwise: an
+// "<analysis>" line outside any summary block, then lines without any tag or fence, then
+// an "</analysis>" line. A line that also stands outside such a block is not returned; an
+// analysis block inside a summary block is part of that summary, as drift counts it.
+func strictAnalysis(text string) map[string]bool {
+	ls := lines(text)
+	inside := map[string]bool{}
+	outside := map[string]bool{}
+	inSummary := false // after a "<summary>" line and before its "</summary>" line
+	for i := 0; i < len(ls); i++ {
+		switch {
+		case isTag(ls[i], "<summary>"):
+			inSummary = true
+		case isTag(ls[i], "</summary>"):
+			inSummary = false
+		}
+		if inSummary || !isTag(ls[i], "<analysis>") {
+			outside[strings.TrimSpace(ls[i])] = true
+			continue
+		}
+		j := i + 1
+		for j < len(ls) && !anyTag.MatchString(ls[j]) && !strings.Contains(ls[j], "```") && !strings.Contains(ls[j], "~~~") {
+			j++
+		}
+		if j == len(ls) || !isTag(ls[j], "</analysis>") {
+			outside[strings.TrimSpace(ls[i])] = true
+			continue
+		}
+		for _, l := range ls[i+1 : j] {
+			if t := strings.TrimSpace(l); len(t) >= drift.MinAnalysisLine {
+				inside[t] = true
+			}
+		}
+		i = j
+	}
+	for l := range inside {
+		if outside[l] {
+			delete(inside, l)
+		}
+	}
+	return inside
+}
+
+func isTag(line, tag string) bool { return strings.TrimSpace(line) == tag }
+
+// leakedLine returns a line of e's summary that is analysis by strictAnalysis, or "".
+func leakedLine(text string, e compact.Extraction) string {
+	if !e.OK {
+		return ""
+	}
+	analysis := strictAnalysis(text)
+	if len(analysis) == 0 {
+		return ""
+	}
+	for _, l := range lines(e.Summary) {
+		if t := strings.TrimSpace(l); analysis[t] {
+			return t
+		}
+	}
+	return ""
+}
+
+// analysisTag matches an analysis opener or closer in any spelling robust knows.
+var analysisTag = regexp.MustCompile(`(?i)<[ \t]*(/?)[ \t]*(analysis|think|thinking)\b[^<>\n]*>`)
+
+// visibleSummary reports whether text holds a block any reader takes for the summary: a
+// "<summary>" line outside every analysis region (from an analysis opener in any spelling
+// to its closer, or to the end when it has none), then at least one line with a letter or
+// digit and no tag or fence, then a "</summary>" line.
+func visibleSummary(text string) bool {
+	ls := lines(text)
+	inAnalysis := false
+	for i := 0; i < len(ls); i++ {
+		for _, m := range analysisTag.FindAllStringSubmatch(ls[i], -1) {
+			inAnalysis = m[1] == ""
+		}
+		if inAnalysis || !isTag(ls[i], "<summary>") {
+			continue
+		}
+		body := false
+		j := i + 1
+		for ; j < len(ls) && !anyTag.MatchString(ls[j]) && !strings.Contains(ls[j], "```"); j++ {
+			body = body || strings.IndexFunc(ls[j], isAlnum) >= 0
+		}
+		if j < len(ls) && isTag(ls[j], "</summary>") && body {
+			return true
+		}
+	}
+	return false
+}
+
+func isAlnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' }
+
+// violation is one property an extraction breaks, with what shows it.
+type violation struct {
+	prop, detail string
+}
+
+// check returns the properties that extraction e of text breaks. want, when not nil, is
+// what a careful reader keeps (a corpus case's intended result, a drift sample's); s, when
+// not nil, is the drift sample text came from, whose structure knows its analysis lines.
+func check(text string, e compact.Extraction, want *corpus.Intended, s *drift.Sample) []violation {
+	var out []violation
+	if bareTag(e) {
+		out = append(out, violation{PropBareTag, "the summary is only tags: " + quote(e.Summary, 80)})
+	}
+	leak := leakedLine(text, e)
+	if leak == "" && s != nil && drift.Judge(*s, e).Leaked {
+		leak = "(a line of the sample's analysis)"
+	}
+	if leak != "" {
+		out = append(out, violation{PropLeak, "the summary holds analysis text: " + quote(leak, 80)})
+	}
+	if tl := keptTagLine(e.Summary); e.OK && tl != "" && !fenced(text) && (want != nil && keptTagLine(want.Summary) == "" || want == nil && !quotesTagLine(text)) {
+		out = append(out, violation{PropTagKept, "the summary keeps the tag line " + tl})
+	}
+	switch {
+	case e.OK:
+	case want != nil && want.Found && (s == nil || !s.Ambiguous):
+		out = append(out, violation{PropLost, "nothing returned; the intended summary begins " + quote(want.Summary, 60)})
+	case want == nil && visibleSummary(text):
+		out = append(out, violation{PropLost, "nothing returned for a text with a closed summary block"})
+	}
+	return out
+}
+
+// fenced reports a text that holds a code fence or an example block: there a tag line may
+// be quoted on purpose, so a kept one is not held against the extractor.
+func fenced(text string) bool {
+	return strings.Contains(text, "```") || strings.Contains(text, "~~~") || strings.Contains(strings.ToLower(text), "<example")
+}
+
+// stillFails reports whether extraction e of a shrunk text breaks prop by the oracles that
+// need nothing but the text (minimize keeps a candidate only then).
+func stillFails(prop, text string, e compact.Extraction) bool {
+	switch prop {
+	case PropBareTag:
+		return bareTag(e)
+	case PropLeak:
+		return leakedLine(text, e) != ""
+	case PropTagKept:
+		return e.OK && keptTagLine(e.Summary) != "" && !fenced(text) && !quotesTagLine(text)
+	case PropLost:
+		return !e.OK && visibleSummary(text)
+	}
+	return false
+}
+
+// quotesTagLine reports a text whose summary block itself holds a structural tag line
+// (between a first "<summary>" line and a last "</summary>" line, another tag line): a
+// kept tag line may then be part of the summary.
+func quotesTagLine(text string) bool {
+	ls := lines(text)
+	first, last := -1, -1
+	for i, l := range ls {
+		if isTag(l, "<summary>") && first < 0 {
+			first = i
+		}
+		if isTag(l, "</summary>") {
+			last = i
+		}
+	}
+	if first < 0 || last <= first {
+		return false
+	}
+	for _, l := range ls[first+1 : last] {
+		if tagLine.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// quote returns s shortened to about n bytes, quoted.
+func quote(s string, n int) string {
+	if len(s) > n {
+		cut := n
+		for cut > 0 && !isRuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return "\"" + strings.NewReplacer("\n", `\n`, "\r", `\r`, "\"", `\"`).Replace(s) + "\""
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,0 +1,333 @@
+package fuzz
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/protocol"
+	"github.com/compacteval/compacteval/internal/textgen"
+)
+
+// Options tune Run.
+type Options struct {
+	// Time is the run's budget: the corpus responses and the time check come first, then
+	// generated inputs are sent until Time has passed since the start (none when the first
+	// two took longer). Minimizing the failures found comes on top, within MinimizeBudget.
+	Time time.Duration
+	// Seed makes the generated inputs; the same seed and corpus give the same inputs.
+	Seed int64
+	// Size is the small input of the time check (the large one is ten times as big); 0 is
+	// DefaultSize, and a negative Size skips the check.
+	Size int
+	// Examples is how many distinct failures of each property are kept and minimized; 0 is
+	// DefaultExamples.
+	Examples int
+	// MinimizeBudget bounds the extractions spent shrinking one failure; 0 is
+	// DefaultMinimizeBudget.
+	MinimizeBudget int
+}
+
+// Defaults of Options.
+const (
+	DefaultSize           = 8 << 10
+	DefaultExamples       = 3
+	DefaultMinimizeBudget = 2000
+	batchSize             = 256
+	recheck               = 16 // texts of a batch sent again in the next, for determinism
+)
+
+// Result is a fuzz run of one extractor.
+type Result struct {
+	Extractor string `json:"extractor"`
+	Seed      int64  `json:"seed"`
+	// Execs counts the extractions, generated inputs, corpus responses, time checks and
+	// minimization all together; ExecsPerSecond divides them by Seconds, the run's time.
+	Execs          int     `json:"execs"`
+	Seconds        float64 `json:"seconds"`
+	ExecsPerSecond float64 `json:"execs_per_second"`
+	// Inputs counts the inputs checked, by generator (corpus, drift, structured, marker,
+	// soup).
+	Inputs map[string]int `json:"inputs"`
+	// Counts counts the failing inputs of every property, Examples the distinct ones kept.
+	Counts   map[string]int `json:"failures"`
+	Examples []Failure      `json:"examples"`
+	// Timings is the time check of every input family.
+	Timings []Timing `json:"timings"`
+	// Notes say what the run could not do.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Failed reports whether any property failed.
+func (r *Result) Failed() bool {
+	for _, n := range r.Counts {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Failure is one failing input, minimized.
+type Failure struct {
+	Property  string `json:"property"`
+	Generator string `json:"generator"`
+	// Case is the corpus case the input is, or was made from.
+	Case   string `json:"case,omitempty"`
+	Detail string `json:"detail"`
+	// Input is the smallest failing text found; OriginalBytes the size it was found at.
+	Input         string `json:"input"`
+	OriginalBytes int    `json:"original_bytes"`
+	Output        string `json:"output"`
+	Found         bool   `json:"found"`
+	// File is the inbox case written for it, when one was.
+	File string `json:"file,omitempty"`
+}
+
+// Run checks ex against the properties on the corpus responses, the time families and
+// generated inputs for opt.Time. An error means the extractor failed (stopped answering,
+// timed out outside the time check, answered an error); what was found until then is in
+// the result.
+func Run(ex *extractor.Extractor, cases []*corpus.Case, opt Options) (*Result, error) {
+	if opt.Size == 0 {
+		opt.Size = DefaultSize
+	}
+	if opt.Examples == 0 {
+		opt.Examples = DefaultExamples
+	}
+	if opt.MinimizeBudget == 0 {
+		opt.MinimizeBudget = DefaultMinimizeBudget
+	}
+	f := &fuzzer{ex: ex, opt: opt, seen: map[[32]byte]bool{},
+		res: &Result{Extractor: ex.Name, Seed: opt.Seed, Inputs: map[string]int{}, Counts: map[string]int{}, Examples: []Failure{}, Timings: []Timing{}}}
+	for _, p := range Properties {
+		f.res.Counts[p] = 0
+	}
+	start := time.Now()
+	f.start = start
+	err := f.run(cases)
+	if errors.Is(err, errStopped) {
+		err = nil
+	}
+	f.res.Seconds = round2(time.Since(start).Seconds())
+	if f.res.Seconds > 0 {
+		f.res.ExecsPerSecond = float64(int64(float64(f.res.Execs) / time.Since(start).Seconds()))
+	}
+	return f.res, err
+}
+
+type fuzzer struct {
+	ex   *extractor.Extractor
+	opt  Options
+	res  *Result
+	seen map[[32]byte]bool // examples kept, by property and minimized input
+	last  []compact.Extraction
+	start time.Time
+}
+
+// input is one text to check, with what is known of it.
+type input struct {
+	gen  string
+	text string
+	want *corpus.Intended
+	s    *drift.Sample
+	id   string
+}
+
+func (f *fuzzer) extract(texts []string) ([]compact.Extraction, error) {
+	f.res.Execs += len(texts)
+	return f.ex.ExtractAll(texts)
+}
+
+func (f *fuzzer) run(cases []*corpus.Case) error {
+	var ins []input
+	for _, c := range cases {
+		ins = append(ins, input{gen: "corpus", text: c.Response, want: &c.Intended, id: c.ID})
+	}
+	for len(ins) > 0 {
+		n := min(batchSize, len(ins))
+		if err := f.check(ins[:n], nil); err != nil {
+			return err
+		}
+		ins = ins[n:]
+	}
+	if f.opt.Size > 0 {
+		if err := f.timeCheck(); err != nil {
+			return err
+		}
+	}
+	f.ex.Forget()
+	pairs := drift.PairsFromCorpus(cases)
+	r := rand.New(rand.NewPCG(uint64(f.opt.Seed), 0x636f6d7061637465))
+	deadline := f.start.Add(f.opt.Time)
+	var pending []answered
+	for n := 0; time.Now().Before(deadline); n++ {
+		batch := make([]input, batchSize)
+		for i := range batch {
+			batch[i] = generate(r, pairs, n*batchSize+i)
+		}
+		if err := f.check(batch, pending); err != nil {
+			return err
+		}
+		pending = nil
+		for i := 0; i < len(batch); i += len(batch) / recheck {
+			pending = append(pending, answered{batch[i], f.last[i]})
+		}
+		f.ex.Forget()
+	}
+	return nil
+}
+
+// answered is an input with the answer it got.
+type answered struct {
+	in  input
+	got compact.Extraction
+}
+
+// check extracts from ins and, first, from the texts of again, which must get the answers
+// they got before, then judges every answer of ins; f.last holds them.
+func (f *fuzzer) check(ins []input, again []answered) error {
+	texts := make([]string, 0, len(again)+len(ins))
+	for _, a := range again {
+		texts = append(texts, a.in.text)
+	}
+	for _, in := range ins {
+		texts = append(texts, in.text)
+		f.res.Inputs[in.gen]++
+	}
+	got, err := f.extract(texts)
+	if err != nil {
+		return err
+	}
+	for i, a := range again {
+		if got[i] != a.got {
+			f.fail(a.in, a.got, violation{PropNondeterministic, fmt.Sprintf("answered %s, then %s", describe(a.got), describe(got[i]))})
+		}
+	}
+	f.last = got[len(again):]
+	for i, in := range ins {
+		for _, v := range check(in.text, f.last[i], in.want, in.s) {
+			f.fail(in, f.last[i], v)
+		}
+	}
+	return nil
+}
+
+// fail counts a failure and keeps it, minimized, when it is one of the first distinct ones
+// of its property.
+func (f *fuzzer) fail(in input, got compact.Extraction, v violation) {
+	f.res.Counts[v.prop]++
+	kept := 0
+	for _, e := range f.res.Examples {
+		if e.Property == v.prop {
+			kept++
+		}
+	}
+	if kept >= f.opt.Examples {
+		return
+	}
+	text := in.text
+	if v.prop != PropNondeterministic && stillFails(v.prop, text, got) {
+		small, spent, err := minimize(v.prop, text, f.extract, f.opt.MinimizeBudget)
+		_ = spent
+		if err == nil && small != text {
+			text = small
+			if again, err := f.extract([]string{text}); err == nil {
+				got = again[0]
+			}
+		}
+	}
+	key := sha256.Sum256([]byte(v.prop + "\x00" + text))
+	if f.seen[key] {
+		return
+	}
+	f.seen[key] = true
+	f.res.Examples = append(f.res.Examples, Failure{Property: v.prop, Generator: in.gen, Case: in.id, Detail: v.detail,
+		Input: text, OriginalBytes: len(in.text), Output: got.Summary, Found: got.OK})
+}
+
+func describe(e compact.Extraction) string {
+	if !e.OK {
+		return "no summary"
+	}
+	return quote(e.Summary, 40)
+}
+
+// timeCheck times every family; a superlinear family or a timeout is a failure.
+func (f *fuzzer) timeCheck() error {
+	timings, err := timeFamilies(func(s string) (compact.Extraction, error) {
+		f.ex.Forget()
+		got, err := f.extract([]string{s})
+		if err != nil {
+			return compact.Extraction{}, err
+		}
+		return got[0], nil
+	}, f.opt.Size)
+	f.res.Timings = timings
+	for _, t := range timings {
+		if t.Verdict == "linear" {
+			continue
+		}
+		f.res.Counts[PropSuperlinear]++
+		large := "no answer within the timeout"
+		if t.LargeSeconds != nil {
+			large = fmt.Sprintf("%.3fs", *t.LargeSeconds)
+		}
+		f.res.Examples = append(f.res.Examples, Failure{Property: PropSuperlinear, Generator: "time", Case: t.Family,
+			Detail: fmt.Sprintf("%s: %d bytes in %.3fs, %d bytes in %s (x%.0f for a x10 input)", t.Family, t.SmallBytes, t.SmallSeconds, t.LargeBytes, large, t.Ratio)})
+	}
+	if errors.Is(err, protocol.ErrTimeout) {
+		f.res.Notes = append(f.res.Notes, fmt.Sprintf("the extractor did not answer the %s input of %d bytes in time and was killed; no generated input was sent",
+			timings[len(timings)-1].Family, timings[len(timings)-1].LargeBytes))
+		return errStopped
+	}
+	if err != nil {
+		return fmt.Errorf("time check %s: %w", timings[len(timings)-1].Family, err)
+	}
+	return nil
+}
+
+// errStopped ends a run whose extractor can answer no more; Run returns what it found.
+var errStopped = errors.New("stopped")
+
+// generate returns input number i: a drift sample of a well-formed pair, a structured
+// text, a marker text (a closed analysis block between soups) or a soup, in turn.
+func generate(r *rand.Rand, pairs []drift.Pair, i int) input {
+	switch i % 4 {
+	case 0:
+		if len(pairs) > 0 {
+			p := pairs[r.IntN(len(pairs))]
+			s := drift.Mutate(p, r.Int64(), 1+r.IntN(drift.MaxOps))
+			return input{gen: "drift", text: s.Response, want: &s.Intended, s: &s, id: p.ID}
+		}
+		fallthrough
+	case 1:
+		return input{gen: "structured", text: textgen.Structured(r)}
+	case 2:
+		return input{gen: "marker", text: markerText(r)}
+	}
+	return input{gen: "soup", text: textgen.Soup(r, 40)}
+}
+
+// markerText is a closed analysis block, on lines of its own, whose lines nobody could take
+// for summary, between two texts without fences; a summary block often follows.
+func markerText(r *rand.Rand) string {
+	noFence := strings.NewReplacer("```", "", "~~~", "")
+	var b strings.Builder
+	b.WriteString(noFence.Replace(textgen.Soup(r, 8)))
+	b.WriteString("\n<analysis>\n")
+	fmt.Fprintf(&b, "The analysis notes marker %d before the summary.\n", r.IntN(1e6))
+	b.WriteString("</analysis>\n")
+	if r.IntN(3) != 0 {
+		b.WriteString("<summary>\n1. Primary Request and Intent:\n   Keep the marker out.\n</summary>\n")
+	}
+	b.WriteString(noFence.Replace(textgen.Soup(r, 8)))
+	return b.String()
+}
