@@ -148,7 +148,9 @@ func visibleSummary(text string) bool {
 	return false
 }
 
-func isAlnum(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' }
+func isAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
 
 // violation is one property an extraction breaks, with what shows it.
 type violation struct {

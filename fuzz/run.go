@@ -124,10 +124,10 @@ func Run(ex *extractor.Extractor, cases []*corpus.Case, opt Options) (*Result, e
 }
 
 type fuzzer struct {
-	ex   *extractor.Extractor
-	opt  Options
-	res  *Result
-	seen map[[32]byte]bool // examples kept, by property and minimized input
+	ex    *extractor.Extractor
+	opt   Options
+	res   *Result
+	seen  map[[32]byte]bool // examples kept, by property and minimized input
 	last  []compact.Extraction
 	start time.Time
 }
