@@ -14,6 +14,7 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/record"
 )
 
@@ -35,6 +36,12 @@ the same path without .yaml. Their intended summary is the robust extractor's re
 their summary_flaws is [], both marked "not yet reviewed by a person" in the notes: judge
 them, then move the file into corpus/cases (and run make golden). A case file is never
 overwritten: a rerun skips the samples already written, so an interrupted run resumes.
+
+-prompt sets the instruction: seed (compacteval's port of the seed module), module:FILE
+(the buildCompactionInstruction of a TypeScript or JavaScript module, with the kept-tail
+note it builds), cmd:COMMAND (a process answering instruction requests) or text:FILE (an
+instruction text, framed as the seed frames its own). Each case records the SHA-256 of
+the instruction actually sent.
 
 Secrets: the conversation is redacted (API keys, tokens, JWTs, private keys, passwords in
 URLs, KEY=value settings) before it is sent, the answer before it is cached or written.
@@ -82,6 +89,7 @@ type recordFlags struct {
 	out, cache, collect              string
 	offline, batch, asJSON           bool
 	timeout, maxWait                 time.Duration
+	prompt                           string
 }
 
 func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, int) {
@@ -95,6 +103,7 @@ func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, 
 	fs.IntVar(&f.maxTokens, "max-tokens", compact.MaxTokens, "max_tokens of each call")
 	fs.StringVar(&f.temperature, "temperature", "", "sampling temperature; empty for the provider's default")
 	fs.StringVar(&f.reason, "reason", string(compact.ReasonThreshold), "what triggered the compaction, for the instruction: manual, threshold or overflow")
+	fs.StringVar(&f.prompt, "prompt", "seed", "the instruction sent: seed, module:FILE (its buildCompactionInstruction), cmd:COMMAND or text:FILE")
 	fs.StringVar(&f.tools, "tools", "declare", "tool calls in the conversation: declare (tool blocks, tools declared) or text (for models without tool support)")
 	fs.StringVar(&f.out, "out", "corpus/inbox", "cases root the new cases go below")
 	fs.StringVar(&f.cache, "cache", record.DefaultCacheDir, "replay cache and batch manifests")
@@ -187,6 +196,15 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	key, env := f.apiKey(f.provider)
 	if key != "" {
 		target.Secrets = []string{key}
+	}
+	if f.prompt != "seed" {
+		im, err := extractor.OpenPrompt(f.prompt, extractor.OpenOptions{})
+		if err != nil {
+			fmt.Fprintf(stderr, "compacteval record: -prompt: %v\n", err)
+			return exitError
+		}
+		defer im.Close()
+		target.Prompt = im.Prompt
 	}
 	sources, err := loadSources(paths)
 	if err != nil {

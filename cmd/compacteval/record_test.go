@@ -1,8 +1,11 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +13,7 @@ import (
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/record/recordtest"
+	"github.com/compacteval/compacteval/internal/testref"
 )
 
 // recordSource is a small case with a conversation, a tool call and a secret.
@@ -255,5 +259,52 @@ func TestRecordBatch(t *testing.T) {
 				t.Errorf("record -batch after collection = %d, want 0 and nothing to submit:\n%s", code, stderr)
 			}
 		})
+	}
+}
+
+// TestRecordUserPrompt: -prompt module:FILE sends the module's buildCompactionInstruction,
+// kept-tail note and all, and the case records the digest of that text.
+func TestRecordUserPrompt(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		testref.Missing(t, "node", err)
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	module := filepath.Join(t.TempDir(), "prompt.mjs")
+	src := `export function buildCompactionInstruction(o) {
+	return "Summarize for " + o.reason + (o.keptTail ? " keeping " + o.keptTail.count : "") + ".";
+}
+`
+	if err := os.WriteFile(module, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := recordtest.NewServer(t)
+	srv.Script("m", recordtest.Reply{Text: recordAnswer})
+	dirs, out := recordDirs(t)
+	args := append([]string{"record", "-provider", "openai", "-base-url", srv.OpenAIURL(), "-model", "m", "-prompt", "module:" + module}, dirs...)
+	if code, stdout, stderr := runCLI(t, "", append(args, recordSource)...); code != exitOK {
+		t.Fatalf("record -prompt = %d\n%s\n%s", code, stdout, stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	body, _ := json.Marshal(reqs[0].Body)
+	c, err := corpus.ReadFile(filepath.Join(out, "eval", "export-timeout-openai-m-1.yaml"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Summarize for threshold"
+	if c.KeptTail > 0 {
+		want += fmt.Sprintf(" keeping %d", c.KeptTail)
+	}
+	want += "."
+	if !strings.Contains(string(body), want) || strings.Contains(string(body), "Primary Request and Intent") {
+		t.Errorf("the request does not carry the module's instruction %q:\n%.600s", want, body)
+	}
+	if sum := fmt.Sprintf("%x", sha256.Sum256([]byte(want))); c.Origin.InstructionSHA256 != sum {
+		t.Errorf("instruction_sha256 = %s, want %s (of %q)", c.Origin.InstructionSHA256, sum, want)
+	}
+	if code, _, stderr := runCLI(t, "", append(append([]string{"record", "-provider", "openai", "-base-url", srv.OpenAIURL(), "-model", "m", "-prompt", "module:" + filepath.Join(t.TempDir(), "none.ts")}, dirs...), recordSource)...); code != exitError || !strings.Contains(stderr, "-prompt") {
+		t.Errorf("record with a missing prompt module = %d, %q; want 2", code, stderr)
 	}
 }

@@ -342,3 +342,44 @@ func KillAll() {
 		im.Close()
 	}
 }
+
+// OpenPrompt opens what a -prompt value names, for the instruction it builds:
+//
+//   - seed: compacteval's port of the seed module;
+//   - module:FILE: a module's buildCompactionInstruction;
+//   - cmd:COMMAND: a command's answers to instruction requests;
+//   - text:FILE or FILE: an instruction text, framed as the seed frames its own.
+func OpenPrompt(value string, opt OpenOptions) (*Impl, error) {
+	kind, arg, _ := strings.Cut(value, ":")
+	switch {
+	case value == "seed":
+		return BuiltinImpl(), nil
+	case kind == "module" && arg != "":
+		return OpenModule(arg, opt)
+	case kind == "cmd" && arg != "":
+		return OpenCommand(arg, opt)
+	case kind == "text" && arg != "":
+		return OpenText(arg)
+	}
+	return OpenText(value)
+}
+
+// Prompt returns the instruction the implementation builds for opts: its answer to an
+// instruction request.
+func (im *Impl) Prompt(opts compact.Options) (string, error) {
+	req := protocol.Request{Op: "instruction", Reason: protocol.Str(string(opts.Reason))}
+	if opts.CustomInstructions != "" {
+		req.CustomInstructions = protocol.Str(opts.CustomInstructions)
+	}
+	if opts.KeptTail.Count > 0 {
+		req.KeptTail = &protocol.KeptTail{Count: protocol.Int(opts.KeptTail.Count), Opening: protocol.Str(opts.KeptTail.Opening)}
+	}
+	texts, ok, err := im.Render([]protocol.Request{req})
+	if err != nil {
+		return "", err
+	}
+	if !ok[0] {
+		return "", fmt.Errorf("%s builds no instruction: %s", im.Desc, texts[0])
+	}
+	return texts[0], nil
+}

@@ -35,6 +35,9 @@ type Target struct {
 	Endpoint string
 	// Secrets are literal values to redact besides the patterns (the API key in use).
 	Secrets []string
+	// Prompt builds the instruction sent after the conversation; nil is the seed's
+	// (compact.BuildInstruction). record -prompt module:FILE sets the user's.
+	Prompt func(compact.Options) (string, error)
 }
 
 // Jobs returns a job per source case with a conversation and per sample, in source order;
@@ -60,6 +63,15 @@ func (t Target) job(src *corpus.Case, sample int) (Job, error) {
 	req, err := NewRequest(src, t.Provider, t.Model, t.Params, t.Reason, sample, t.Secrets...)
 	if err != nil {
 		return Job{}, err
+	}
+	if t.Prompt != nil {
+		opts := compact.Options{Reason: t.Reason}
+		if k := src.KeptTail; k > 0 && k < len(req.Messages) {
+			opts.KeptTail = compact.KeptTail{Count: k, Opening: Opening(req.Messages[len(req.Messages)-k])}
+		}
+		if req.Instruction, err = t.Prompt(opts); err != nil {
+			return Job{}, fmt.Errorf("build the instruction for %s: %w", src.ID, err)
+		}
 	}
 	id := CaseID(src, t.Provider, t.Model, sample)
 	return Job{
