@@ -35,6 +35,7 @@ func commands() []command {
 		{"score", "score how well summaries cover the conversation before the kept tail", runScore},
 		{"drift", "mutate well-formed answers as drifting models do; score every extractor", runDrift},
 		{"fuzz", "hold an extractor to robust's properties on generated and drifted answers", runFuzz},
+		{"init", "write gate.yaml, a GitHub Actions workflow and the first baseline for a repository", runInit},
 		{"review", "what a prompt or extractor change does, for a pull-request review", runReview},
 		{"record", "send corpus conversations to a real model; write its answers as new cases", runRecord},
 	}

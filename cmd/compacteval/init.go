@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/compacteval/compacteval/internal/atomicfile"
+	"github.com/compacteval/compacteval/internal/buildinfo"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/pipeline"
+	"github.com/compacteval/compacteval/internal/report"
+)
+
+const initUsage = `Usage: compacteval init [-extractor X]... [-corpus DIR|embedded]... [-config FILE]
+         [-workflow FILE] [-baseline FILE]
+
+Writes what a repository needs to gate its own extractor and prompt with compacteval:
+
+  gate.yaml                              the gate's thresholds, with comments
+  .github/workflows/compacteval.yml      a GitHub Actions workflow: run, gate, upload the
+                                         reports, comment on the pull request
+  .compacteval/baseline.json             the first baseline: a run of the extractors on the
+                                         corpus, blessed
+
+A file that is already there is never overwritten: init says it kept it and goes on. Commit
+the three files; after an intended change, bless a new baseline with
+compacteval run ... && compacteval gate -bless -baseline .compacteval/baseline.json.
+
+%s
+Exit codes: 0 every file written or kept; 1 the first run found problems (no baseline is
+written); 2 usage or operational error.
+
+Examples:
+  compacteval init -extractor module:src/compaction.ts
+  compacteval init -extractor cmd:'python3 tools/extract.py' -corpus embedded -corpus tests/compaction-cases
+`
+
+//go:embed templates/gate.yaml
+var gateTemplate []byte
+
+//go:embed templates/workflow.yml
+var workflowTemplate string
+
+func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("init", fmt.Sprintf(initUsage, inputsHelp()), stderr)
+	var in inputs
+	in.register(fs)
+	config := fs.String("config", "gate.yaml", "the gate config to write")
+	workflow := fs.String("workflow", filepath.Join(".github", "workflows", "compacteval.yml"), "the workflow to write")
+	baseline := fs.String("baseline", filepath.Join(".compacteval", "baseline.json"), "the baseline to write")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "compacteval init: unexpected argument %q\n", fs.Arg(0))
+		return exitError
+	}
+	if _, err := gate.ParseConfig(*config, gateTemplate); err != nil {
+		fmt.Fprintf(stderr, "compacteval init: the gate.yaml template: %v\n", err) // a broken build
+		return exitError
+	}
+	flow, err := workflowText(in, *baseline, *config)
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval init: %v\n", err)
+		return exitError
+	}
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{*config, gateTemplate}, {*workflow, flow}} {
+		if code := createFile(f.path, f.data, stdout, stderr); code != exitOK {
+			return code
+		}
+	}
+	if _, err := os.Stat(*baseline); err == nil {
+		fmt.Fprintf(stdout, "kept %s: it exists\n", *baseline)
+		return exitOK
+	}
+	exs, c, ok := in.open("init", stderr)
+	if !ok {
+		return exitError
+	}
+	defer extractor.CloseAll(exs)
+	p := newProgress("init", stderr)
+	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: defaultDriftN, Progress: p.update})
+	p.done()
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval init: %v\n", err)
+		return exitError
+	}
+	if len(r.Problems) > 0 {
+		fmt.Fprintf(stderr, "compacteval init: the run found %d problems (run compacteval run to see them); no baseline written\n", len(r.Problems))
+		return exitProblem
+	}
+	data, err := report.Marshal(gate.Slim(r))
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval init: %v\n", err)
+		return exitError
+	}
+	if code := createFile(*baseline, data, stdout, stderr); code != exitOK {
+		return code
+	}
+	fmt.Fprintf(stdout, "\nthe baseline: %d cases from %s, extractors %s\n", r.Corpus.Cases, r.Corpus.Dir, strings.Join(extractor.Names(exs), ", "))
+	for _, e := range r.Extractors {
+		fmt.Fprintf(stdout, "  %-24s %d/%d intended, drift exact %.1f%%\n", e.Name, e.Intended, e.Cases, 100*e.DriftExact)
+	}
+	return exitOK
+}
+
+// defaultDriftN is run's -drift-n default: init's baseline must be made as run makes the
+// runs that the gate compares with it.
+const defaultDriftN = 100
+
+// createFile writes path unless it exists, and says which.
+func createFile(path string, data []byte, stdout, stderr io.Writer) int {
+	switch err := atomicfile.Create(path, data, 0o644); {
+	case errors.Is(err, atomicfile.ErrExists):
+		fmt.Fprintf(stdout, "kept %s: it exists\n", path)
+	case err != nil:
+		fmt.Fprintf(stderr, "compacteval init: %v\n", err)
+		return exitError
+	default:
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
+	return exitOK
+}
+
+// workflowText fills the workflow template with the run's flags (plain replacement: the
+// workflow's own ${{ }} expressions stay as they are).
+func workflowText(in inputs, baseline, config string) ([]byte, error) {
+	var args []string
+	for _, e := range in.extractors {
+		args = append(args, "-extractor "+shellQuote(e))
+	}
+	for _, c := range in.corpora {
+		args = append(args, "-corpus "+shellQuote(c))
+	}
+	version := buildinfo.Read().Module
+	if version == "" || version == "(devel)" || version == "(unknown)" {
+		version = "latest"
+	}
+	out := strings.NewReplacer("{{.Version}}", version, "{{.Args}}", strings.Join(args, " "), "{{.Baseline}}", baseline, "{{.Config}}", config).Replace(workflowTemplate)
+	return bytes.ReplaceAll([]byte(out), []byte("run  -out"), []byte("run -out")), nil
+}
+
+// shellQuote quotes s for sh when it holds anything but safe characters.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
