@@ -52,6 +52,10 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval drift: -n must be at least 1, not %d\n", *n)
 		return exitError
 	}
+	if err := drift.CheckN(*n); err != nil {
+		fmt.Fprintf(stderr, "compacteval drift: -n: %v\n", err)
+		return exitError
+	}
 	cases, problems, err := loadCorpus(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval drift: %v\n", err)

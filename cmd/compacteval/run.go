@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/report"
 )
 
@@ -49,6 +50,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *n < 1 {
 		fmt.Fprintf(stderr, "compacteval run: -drift-n must be at least 1, not %d\n", *n)
+		return exitError
+	}
+	if err := drift.CheckN(*n); err != nil {
+		fmt.Fprintf(stderr, "compacteval run: -drift-n: %v\n", err)
 		return exitError
 	}
 	if *golden == "" {

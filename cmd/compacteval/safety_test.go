@@ -44,3 +44,13 @@ func TestGateConfigErrorsExit2(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftSampleBound: a sample count that would need gigabytes is refused at once.
+func TestDriftSampleBound(t *testing.T) {
+	for _, args := range [][]string{{"drift", "-n", "20000000"}, {"run", "-drift-n", "20000000", "-out", t.TempDir()}} {
+		code, out, errOut := runCLI(t, "", args...)
+		if code != exitError || !strings.Contains(errOut, "20000000 samples per operator is over the limit of 10000") {
+			t.Errorf("%v = %d, stdout %q, stderr %q; want 2 and the limit", args, code, out, errOut)
+		}
+	}
+}
