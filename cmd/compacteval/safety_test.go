@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/internal/report"
 )
 
@@ -52,5 +53,15 @@ func TestDriftSampleBound(t *testing.T) {
 		if code != exitError || !strings.Contains(errOut, "20000000 samples per operator is over the limit of 10000") {
 			t.Errorf("%v = %d, stdout %q, stderr %q; want 2 and the limit", args, code, out, errOut)
 		}
+	}
+}
+
+// TestExtractClaudeCodeBounded: 30 KB of "$&" in a summary block wrote 450 MB; the output is
+// now bounded by compact.MaxOutput and the cut is reported.
+func TestExtractClaudeCodeBounded(t *testing.T) {
+	in := "<summary>" + strings.Repeat("$&", 15000) + "</summary>"
+	code, out, errOut := runCLI(t, in, "extract", "-extractor", "claude-code")
+	if code != exitOK || len(out) > compact.MaxOutput+len(in)+1 || !strings.Contains(errOut, "stopped expanding") {
+		t.Errorf("extract -extractor claude-code of 30 KB of $& = %d, %d bytes out, stderr %q; want 0, at most %d bytes and a warning", code, len(out), errOut, compact.MaxOutput+len(in)+1)
 	}
 }
