@@ -1,8 +1,10 @@
 package corpus
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -57,12 +59,23 @@ func (ps Problems) Error() string {
 // everything wrong, including ids used twice.
 func Load(dir string) ([]*Case, error) {
 	var files []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	var walkProblems Problems
+	walkRoot := dir
+	if isLinkToDir(dir) {
+		walkRoot = dir + string(filepath.Separator) // a trailing separator makes WalkDir follow it
+	}
+	err := filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && strings.HasSuffix(path, ".yaml") {
+		switch {
+		case d.Type()&fs.ModeSymlink != 0 && isLinkToDir(path):
+			// Not followed (a link can loop, and ids come from paths); never skipped unseen.
+			walkProblems = append(walkProblems, Problem{File: path, Msg: "a symbolic link to a folder: its cases are not loaded; link the case files one by one, or copy the folder"})
+		case !d.IsDir() && strings.HasSuffix(path, ".yaml"):
 			files = append(files, path)
+		case !d.IsDir() && strings.HasSuffix(path, ".yml"):
+			walkProblems = append(walkProblems, Problem{File: path, Msg: "case files end in .yaml: rename this one, which is not loaded"})
 		}
 		return nil
 	})
@@ -108,7 +121,7 @@ func Load(dir string) ([]*Case, error) {
 	close(next)
 	wg.Wait()
 	var cases []*Case
-	var problems Problems
+	problems := walkProblems
 	seen := map[string]string{}
 	for i, file := range files {
 		c, err := results[i].c, results[i].err
@@ -135,11 +148,42 @@ func Load(dir string) ([]*Case, error) {
 	return cases, nil
 }
 
+// isLinkToDir reports whether path is a symbolic link to a folder.
+func isLinkToDir(path string) bool {
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// MaxCaseBytes is the largest case file ReadFile (and so Load) reads, 8 MiB by default; a
+// larger one is a problem naming the file, and is not read. The largest bundled case is
+// 127 KB. compacteval's corpus commands set it from -max-case-bytes.
+var MaxCaseBytes int64 = 8 << 20
+
+// MaxProblemsPerFile is how many problems Parse reports for one file (a binary file would
+// otherwise give one per byte); a last problem says how many more there are.
+const MaxProblemsPerFile = 100
+
 // ReadFile reads one case file and checks that its id is wantID (no check when wantID is "").
+// A file over MaxCaseBytes is a Problems error.
 func ReadFile(file, wantID string) (*Case, error) {
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("read case %s: %w", file, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxCaseBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read case %s: %w", file, err)
+	}
+	if int64(len(data)) > MaxCaseBytes {
+		size := "more than " + strconv.FormatInt(MaxCaseBytes, 10)
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = strconv.FormatInt(fi.Size(), 10)
+		}
+		return nil, Problems{{File: file, Msg: fmt.Sprintf("the file is %s bytes, over the limit of %d for a case file (-max-case-bytes raises it)", size, MaxCaseBytes)}}
 	}
 	return Parse(file, data, wantID)
 }
@@ -149,14 +193,22 @@ func ReadFile(file, wantID string) (*Case, error) {
 func Parse(file string, data []byte, wantID string) (*Case, error) {
 	p := &parser{file: file}
 	p.rawChars(data)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		p.yamlError(err, nil)
-		return nil, p.problems
+		return nil, p.done()
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		p.add(1, 1, "a case must be one YAML mapping")
-		return nil, p.problems
+		return nil, p.done()
+	}
+	// A second document would be dropped by every reader and by corpus fmt.
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		p.add(next.Line, 1, "a second YAML document: a case file holds one")
+	} else if !errors.Is(err, io.EOF) {
+		p.yamlError(err, nil)
 	}
 	root := doc.Content[0]
 	p.root = root
@@ -164,12 +216,12 @@ func Parse(file string, data []byte, wantID string) (*Case, error) {
 	// checkKeys is the strict-fields check (with positions and suggestions), so the node is
 	// decoded directly rather than parsed a second time by a KnownFields decoder.
 	if hasUnknownField(p.problems) {
-		return nil, p.problems
+		return nil, p.done()
 	}
 	var c Case
 	if err := root.Decode(&c); err != nil {
 		p.yamlError(err, root)
-		return nil, p.problems
+		return nil, p.done()
 	}
 	c.File = file
 	p.check(&c, root, wantID)
@@ -178,7 +230,7 @@ func Parse(file string, data []byte, wantID string) (*Case, error) {
 			a, b := p.problems[i], p.problems[j]
 			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 		})
-		return &c, p.problems
+		return &c, p.done()
 	}
 	return &c, nil
 }
@@ -187,10 +239,23 @@ type parser struct {
 	file     string
 	root     *yaml.Node // the case mapping, once parsed
 	problems Problems
+	more     int // problems past MaxProblemsPerFile, counted only
 }
 
 func (p *parser) add(line, col int, format string, args ...any) {
+	if len(p.problems) >= MaxProblemsPerFile {
+		p.more++
+		return
+	}
 	p.problems = append(p.problems, Problem{File: p.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// done returns the problems, then how many more were left out.
+func (p *parser) done() Problems {
+	if p.more > 0 {
+		p.problems = append(p.problems, Problem{File: p.file, Msg: fmt.Sprintf("%d more problems not shown (the first %d are)", p.more, MaxProblemsPerFile)})
+	}
+	return p.problems
 }
 
 // rawChars reports characters that YAML parsers normalise, drop or hide when they stand raw
