@@ -56,7 +56,9 @@ func (ps Problems) Error() string {
 // Load reads every *.yaml file below dir as a case whose id is its path below dir without the
 // extension; when dir is itself a category folder (corpus/cases/fenced), ids are taken from
 // its parent, so one folder can be checked alone. dir may also be one case file. It returns the cases that loaded, sorted by id, and a Problems error listing
-// everything wrong, including ids used twice.
+// everything wrong, including ids used twice. Nothing is skipped unseen: a .yml file and a
+// symbolic link to a folder below dir are problems (neither is loaded), while a linked case
+// file is read and a dir that is itself a link is followed.
 func Load(dir string) ([]*Case, error) {
 	var files []string
 	var walkProblems Problems
