@@ -195,7 +195,11 @@ func (p *parser) checkBools(root *yaml.Node) {
 		if n == lookup(root, path[:len(path)-1]...) || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!bool" {
 			continue // absent, or the typed decode reports it
 		}
-		p.add(n.Line, n.Column, "%s is the string %q: write true or false, unquoted", strings.Join(path, "."), n.Value)
+		what := fmt.Sprintf("the string %q", n.Value)
+		if n.ShortTag() != "!!str" {
+			what = fmt.Sprintf("%q (%s), not a boolean", n.Value, strings.TrimPrefix(n.ShortTag(), "!!"))
+		}
+		p.add(n.Line, n.Column, "%s is %s: write true or false, unquoted", strings.Join(path, "."), what)
 	}
 }
 
