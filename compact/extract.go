@@ -70,6 +70,9 @@ type Extraction struct {
 	Summary string
 	OK      bool
 	Path    Path
+	// Capped is true when ExtractClaudeCode stopped expanding JavaScript replacement
+	// patterns at MaxOutput, so that Summary is not what upstream returns.
+	Capped bool
 }
 
 const (

@@ -60,19 +60,20 @@ func FuzzExtractors(f *testing.F) {
 	})
 }
 
-// knownTag matches the tags robust knows, in any case, with attributes and blanks, on one
-// line (a tag broken across lines is text).
 // outputBound is the most an extractor may return for an n-byte text: n, except for
 // claude-code, where each "$&" (two bytes) in a summary block expands to the whole block and
 // "$`" and "$'" to the text before and after it, so the output can grow with the square of
-// the input, as Claude Code's own formatter does.
+// the input, as Claude Code's own formatter does, up to compact.MaxOutput or 2n (and the
+// rest of the block, kept as written).
 func outputBound(extractor string, n int) int {
 	if extractor == "claude-code" {
-		return len("Summary:\n") + n + n*n/2
+		return len("Summary:\n") + 2*n + min(n*n/2, max(compact.MaxOutput, 2*n))
 	}
 	return n
 }
 
+// knownTag matches the tags robust knows, in any case, with attributes and blanks, on one
+// line (a tag broken across lines is text).
 var knownTag = regexp.MustCompile(`(?i)<[ \t]*/?[ \t]*(summary|analysis|think|thinking|example)\b[^<>\n]*>`)
 
 // checkRobust checks robust's guarantee on any text: a found summary is more than tags (a

@@ -51,17 +51,34 @@ func init() {
 // and "$$" inside the summary expand to the matched block, the text before it, the text
 // after it and "$". A summary quoting shell ("$$", "$'...'") is changed, and one holding many
 // "$&" grows with the square of its length.
+//
+// Unlike upstream, the growth is bounded (see MaxOutput): when expanding the next "$"
+// sequence would make the replacement longer than MaxOutput bytes or twice len(text),
+// whichever is larger, the expansion stops there and the rest of the summary's content is
+// kept as written, "$&" and all; Capped is then true. Up to that point the output is
+// upstream's, byte for byte; no input below the bound differs.
 func ExtractClaudeCode(text string) Extraction {
 	s := replaceFirstBlock(text, "<analysis>", "</analysis>", false, func(string, string, string) string { return "" })
 	path := PathWhole
+	capped := false
+	limit := max(MaxOutput, 2*len(text))
 	s = replaceFirstBlock(s, "<summary>", "</summary>", false, func(match, before, after string) string {
 		path = PathBlock
 		content := match[len("<summary>") : len(match)-len("</summary>")]
-		return expandJSReplacement("Summary:\n"+TrimJS(content), match, before, after)
+		var out string
+		out, capped = expandJSReplacement("Summary:\n"+TrimJS(content), match, before, after, limit)
+		return out
 	})
 	s = TrimJS(collapseNewlines(s, 2))
-	return Extraction{Summary: s, OK: s != "", Path: path}
+	return Extraction{Summary: s, OK: s != "", Path: path, Capped: capped}
 }
+
+// MaxOutput bounds ExtractClaudeCode's reproduction of JavaScript's replacement-string
+// expansion: the expanded summary block may reach MaxOutput bytes or twice the input's
+// length, whichever is larger, and no more. Upstream has no bound (30 KB of "$&" in a
+// summary block expands to about 450 MB there); 4 MiB is far above what a summary quoting
+// a few "$" sequences reaches, and every input of the differential test stays below it.
+const MaxOutput = 4 << 20
 
 // ExtractWindmill is Windmill's formatCompactSummary: it removes every analysis block
 // (lazy, case-insensitive); takes the trimmed content of the first summary block (lazy,
@@ -256,10 +273,12 @@ func collapseNewlines(s string, min int) string {
 
 // expandJSReplacement expands a JavaScript replacement string for a pattern without capture
 // groups: $$ is $, $& the match, $` the text before it, $' the text after it. Other $
-// sequences ($1, $<name>) stay as written, as no group exists.
-func expandJSReplacement(repl, match, before, after string) string {
+// sequences ($1, $<name>) stay as written, as no group exists. When expanding the next
+// sequence would take the result past limit bytes, the rest of repl is appended as written
+// and capped is true.
+func expandJSReplacement(repl, match, before, after string, limit int) (out string, capped bool) {
 	if !strings.Contains(repl, "$") {
-		return repl
+		return repl, false
 	}
 	var b strings.Builder
 	for i := 0; i < len(repl); i++ {
@@ -267,20 +286,26 @@ func expandJSReplacement(repl, match, before, after string) string {
 			b.WriteByte(repl[i])
 			continue
 		}
+		var add string
 		switch repl[i+1] {
 		case '$':
-			b.WriteByte('$')
+			add = "$"
 		case '&':
-			b.WriteString(match)
+			add = match
 		case '`':
-			b.WriteString(before)
+			add = before
 		case '\'':
-			b.WriteString(after)
+			add = after
 		default:
 			b.WriteByte('$')
 			continue
 		}
+		if b.Len()+len(add) > limit {
+			b.WriteString(repl[i:])
+			return b.String(), true
+		}
+		b.WriteString(add)
 		i++
 	}
-	return b.String()
+	return b.String(), false
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/compacteval/compacteval/internal/testref"
 	"math/rand/v2"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/compacteval/compacteval/compact"
@@ -69,5 +70,29 @@ func TestProfilesAgreeWithJS(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d texts agree, %d with a summary", name, len(texts), found)
+	}
+}
+
+// TestClaudeCodeOutputCap: claude-code reproduces JavaScript's expansion of "$&" in its
+// replacement string, which grows with the square of the input (30 KB of "$&" in a block
+// expands to 450 MB upstream); past compact.MaxOutput it stops expanding, keeps the rest as
+// written and says so.
+func TestClaudeCodeOutputCap(t *testing.T) {
+	const pairs = 15000 // 30 KB of "$&"
+	text := "<summary>" + strings.Repeat("$&", pairs) + "</summary>"
+	e := compact.ExtractClaudeCode(text)
+	limit := max(compact.MaxOutput, 2*len(text))
+	k := (limit - len("Summary:\n")) / len(text) // the "$&" expanded before the cap
+	want := "Summary:\n" + strings.Repeat(text, k) + strings.Repeat("$&", pairs-k)
+	if !e.Capped || !e.OK || e.Summary != want {
+		t.Errorf("ExtractClaudeCode(30 KB of $&) = %d bytes, capped %v; want %d bytes (%d expansions, then the rest as written), capped", len(e.Summary), e.Capped, len(want), k)
+	}
+	if len(e.Summary) > limit+len(text) {
+		t.Errorf("ExtractClaudeCode(30 KB of $&) = %d bytes, over the cap %d plus the input", len(e.Summary), limit)
+	}
+	small := "before <summary>a $& b $$ c $' d</summary> after"
+	e = compact.ExtractClaudeCode(small)
+	if want := "before Summary:\na <summary>a $& b $$ c $' d</summary> b $ c  after d after"; e.Capped || e.Summary != want {
+		t.Errorf("ExtractClaudeCode(%q) = %q, capped %v; want %q, not capped", small, e.Summary, e.Capped, want)
 	}
 }

@@ -167,6 +167,7 @@ func (p *parser) check(c *Case, root *yaml.Node, wantID string) {
 		l, col := at("notes")
 		p.add(l, col, "notes must say what trap the case sets")
 	}
+	p.checkBools(root)
 	p.checkCategories(c, at)
 	p.checkOrigin(c, at)
 	p.checkIntended(c, at)
@@ -179,6 +180,26 @@ func (p *parser) check(c *Case, root *yaml.Node, wantID string) {
 		if strings.TrimSpace(reason) == "" || strings.Contains(reason, "\n") {
 			p.add(l, col, "known_deviations.%s needs a one-line reason", name)
 		}
+	}
+}
+
+// boolFields are the paths of the case's boolean fields.
+var boolFields = [][]string{{"intended", "found"}, {"origin", "truncated"}}
+
+// checkBools reports a boolean field written as anything but an unquoted true or false:
+// yaml.v3 decodes the strings "yes", "on", "off" and the like into a bool, quoted or not,
+// but a string is not a boolean.
+func (p *parser) checkBools(root *yaml.Node) {
+	for _, path := range boolFields {
+		n := lookup(root, path...)
+		if n == lookup(root, path[:len(path)-1]...) || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!bool" {
+			continue // absent, or the typed decode reports it
+		}
+		what := fmt.Sprintf("the string %q", n.Value)
+		if n.ShortTag() != "!!str" {
+			what = fmt.Sprintf("%q (%s), not a boolean", n.Value, strings.TrimPrefix(n.ShortTag(), "!!"))
+		}
+		p.add(n.Line, n.Column, "%s is %s: write true or false, unquoted", strings.Join(path, "."), what)
 	}
 }
 

@@ -258,3 +258,64 @@ func blockSafe(s string) bool {
 	}
 	return true
 }
+
+// Comments returns a problem for each YAML comment in data, at its line, in file order.
+// Format does not keep comments, so compacteval corpus fmt refuses to rewrite a file that
+// has any: a case's explanations belong in its notes.
+func Comments(file string, data []byte) Problems {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	lines := strings.Split(string(data), "\n")
+	seen := map[int]bool{}
+	var ps Problems
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			break // io.EOF, or a syntax error that Parse reports
+		}
+		walkNodes(&doc, func(n *yaml.Node) {
+			for _, c := range []struct {
+				text string
+				dir  int // where the comment is from the node: -1 before, 0 on its line, 1 after
+			}{{n.HeadComment, -1}, {n.LineComment, 0}, {n.FootComment, 1}} {
+				if c.text == "" {
+					continue
+				}
+				l := commentLine(lines, c.text, n.Line, c.dir)
+				if !seen[l] {
+					seen[l] = true
+					ps = append(ps, Problem{File: file, Line: l, Msg: "a YAML comment, which the canonical form does not keep: move it into notes or remove it"})
+				}
+			}
+		})
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
+	return ps
+}
+
+func walkNodes(n *yaml.Node, fn func(*yaml.Node)) {
+	fn(n)
+	for _, c := range n.Content {
+		walkNodes(c, fn)
+	}
+}
+
+// commentLine finds the 1-based line that holds the first line of comment, searching from
+// the line of the node it belongs to (line) backwards (dir -1) or forwards; line when none
+// matches.
+func commentLine(lines []string, comment string, line, dir int) int {
+	first, _, _ := strings.Cut(comment, "\n")
+	first = strings.TrimSpace(first)
+	holds := func(i int) bool { // i is 0-based
+		return i >= 0 && i < len(lines) && strings.HasSuffix(strings.TrimRight(lines[i], " \t\r"), first)
+	}
+	step := 1
+	if dir < 0 {
+		step = -1
+	}
+	for i := line - 1; i >= 0 && i < len(lines); i += step {
+		if holds(i) {
+			return i + 1
+		}
+	}
+	return line
+}

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,5 +40,20 @@ func TestFormatNotesRoundTrip(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestComments finds every comment at its line, and none inside a literal block.
+func TestComments(t *testing.T) {
+	in := "# top\n\nversion: 1 # after a value\n# before a key\nid: x\nresponse: |-\n  # not a comment\n  body\nintended:\n  found: true\n  # foot of a mapping\n# end\n"
+	var got []int
+	for _, p := range Comments("c.yaml", []byte(in)) {
+		got = append(got, p.Line)
+	}
+	if want := []int{1, 3, 4, 11, 12}; !slices.Equal(got, want) {
+		t.Errorf("Comments lines = %v, want %v", got, want)
+	}
+	if ps := Comments("c.yaml", []byte("version: 1\nresponse: \"# no\"\n")); len(ps) != 0 {
+		t.Errorf("Comments of a file without any = %v", ps)
 	}
 }

@@ -1,9 +1,11 @@
 package corpus
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -56,15 +58,28 @@ func (ps Problems) Error() string {
 // Load reads every *.yaml file below dir as a case whose id is its path below dir without the
 // extension; when dir is itself a category folder (corpus/cases/fenced), ids are taken from
 // its parent, so one folder can be checked alone. dir may also be one case file. It returns the cases that loaded, sorted by id, and a Problems error listing
-// everything wrong, including ids used twice.
+// everything wrong, including ids used twice. Nothing is skipped unseen: a .yml file and a
+// symbolic link to a folder below dir are problems (neither is loaded), while a linked case
+// file is read and a dir that is itself a link is followed.
 func Load(dir string) ([]*Case, error) {
 	var files []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	var walkProblems Problems
+	walkRoot := dir
+	if isLinkToDir(dir) {
+		walkRoot = dir + string(filepath.Separator) // a trailing separator makes WalkDir follow it
+	}
+	err := filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && strings.HasSuffix(path, ".yaml") {
+		switch {
+		case d.Type()&fs.ModeSymlink != 0 && isLinkToDir(path):
+			// Not followed (a link can loop, and ids come from paths); never skipped unseen.
+			walkProblems = append(walkProblems, Problem{File: path, Msg: "a symbolic link to a folder: its cases are not loaded; link the case files one by one, or copy the folder"})
+		case !d.IsDir() && strings.HasSuffix(path, ".yaml"):
 			files = append(files, path)
+		case !d.IsDir() && strings.HasSuffix(path, ".yml"):
+			walkProblems = append(walkProblems, Problem{File: path, Msg: "case files end in .yaml: rename this one, which is not loaded"})
 		}
 		return nil
 	})
@@ -88,9 +103,9 @@ func Load(dir string) ([]*Case, error) {
 			rel, _ := filepath.Rel(root, f)
 			id = strings.TrimSuffix(filepath.ToSlash(rel), ".yaml")
 		}
-		refs[i] = fileRef{name: f, id: id, read: func() ([]byte, error) { return os.ReadFile(f) }}
+		refs[i] = fileRef{name: f, parse: func() (*Case, error) { return ReadFile(f, id) }}
 	}
-	return loadFiles(refs)
+	return loadFiles(refs, walkProblems)
 }
 
 // LoadFS reads every *.yaml file of fsys as a case whose id is its path without the
@@ -103,27 +118,32 @@ func LoadFS(fsys fs.FS, label string) ([]*Case, error) {
 			return err
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".yaml") {
-			refs = append(refs, fileRef{name: path.Join(label, p), id: strings.TrimSuffix(p, ".yaml"),
-				read: func() ([]byte, error) { return fs.ReadFile(fsys, p) }})
+			name := path.Join(label, p)
+			refs = append(refs, fileRef{name: name, parse: func() (*Case, error) {
+				data, err := fs.ReadFile(fsys, p)
+				if err != nil {
+					return nil, fmt.Errorf("read case %s: %w", name, err)
+				}
+				return Parse(name, data, strings.TrimSuffix(p, ".yaml"))
+			}})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read corpus %s: %w", label, err)
 	}
-	return loadFiles(refs)
+	return loadFiles(refs, nil)
 }
 
-// fileRef is one case file to parse: its name in problems, its wanted id ("" checks none)
-// and how to read it.
+// fileRef is one case file: its name in problems and how to read and parse it.
 type fileRef struct {
-	name, id string
-	read     func() ([]byte, error)
+	name  string
+	parse func() (*Case, error)
 }
 
 // loadFiles parses files in parallel (YAML decoding dominates) and merges the results in
-// file order.
-func loadFiles(files []fileRef) ([]*Case, error) {
+// file order after the problems found walking the folder.
+func loadFiles(files []fileRef, walkProblems Problems) ([]*Case, error) {
 	type result struct {
 		c   *Case
 		err error
@@ -136,13 +156,7 @@ func loadFiles(files []fileRef) ([]*Case, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f := files[i]
-				data, err := f.read()
-				if err != nil {
-					results[i] = result{nil, fmt.Errorf("read case %s: %w", f.name, err)}
-					continue
-				}
-				c, err := Parse(f.name, data, f.id)
+				c, err := files[i].parse()
 				results[i] = result{c, err}
 			}
 		}()
@@ -153,7 +167,7 @@ func loadFiles(files []fileRef) ([]*Case, error) {
 	close(next)
 	wg.Wait()
 	var cases []*Case
-	var problems Problems
+	problems := walkProblems
 	seen := map[string]string{}
 	for i, f := range files {
 		file := f.name
@@ -181,11 +195,42 @@ func loadFiles(files []fileRef) ([]*Case, error) {
 	return cases, nil
 }
 
+// isLinkToDir reports whether path is a symbolic link to a folder.
+func isLinkToDir(path string) bool {
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// MaxCaseBytes is the largest case file ReadFile (and so Load) reads, 8 MiB by default; a
+// larger one is a problem naming the file, and is not read. The largest bundled case is
+// 127 KB. compacteval's corpus commands set it from -max-case-bytes.
+var MaxCaseBytes int64 = 8 << 20
+
+// MaxProblemsPerFile is how many problems Parse reports for one file (a binary file would
+// otherwise give one per byte); a last problem says how many more there are.
+const MaxProblemsPerFile = 100
+
 // ReadFile reads one case file and checks that its id is wantID (no check when wantID is "").
+// A file over MaxCaseBytes is a Problems error.
 func ReadFile(file, wantID string) (*Case, error) {
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("read case %s: %w", file, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxCaseBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read case %s: %w", file, err)
+	}
+	if int64(len(data)) > MaxCaseBytes {
+		size := "more than " + strconv.FormatInt(MaxCaseBytes, 10)
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = strconv.FormatInt(fi.Size(), 10)
+		}
+		return nil, Problems{{File: file, Msg: fmt.Sprintf("the file is %s bytes, over the limit of %d for a case file (-max-case-bytes raises it)", size, MaxCaseBytes)}}
 	}
 	return Parse(file, data, wantID)
 }
@@ -195,14 +240,22 @@ func ReadFile(file, wantID string) (*Case, error) {
 func Parse(file string, data []byte, wantID string) (*Case, error) {
 	p := &parser{file: file}
 	p.rawChars(data)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		p.yamlError(err, nil)
-		return nil, p.problems
+		return nil, p.done()
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		p.add(1, 1, "a case must be one YAML mapping")
-		return nil, p.problems
+		return nil, p.done()
+	}
+	// A second document would be dropped by every reader and by corpus fmt.
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		p.add(next.Line, 1, "a second YAML document: a case file holds one")
+	} else if !errors.Is(err, io.EOF) {
+		p.yamlError(err, nil)
 	}
 	root := doc.Content[0]
 	p.root = root
@@ -210,12 +263,12 @@ func Parse(file string, data []byte, wantID string) (*Case, error) {
 	// checkKeys is the strict-fields check (with positions and suggestions), so the node is
 	// decoded directly rather than parsed a second time by a KnownFields decoder.
 	if hasUnknownField(p.problems) {
-		return nil, p.problems
+		return nil, p.done()
 	}
 	var c Case
 	if err := root.Decode(&c); err != nil {
 		p.yamlError(err, root)
-		return nil, p.problems
+		return nil, p.done()
 	}
 	c.File = file
 	c.SHA256 = fmt.Sprintf("%x", sha256.Sum256(data))
@@ -225,7 +278,7 @@ func Parse(file string, data []byte, wantID string) (*Case, error) {
 			a, b := p.problems[i], p.problems[j]
 			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 		})
-		return &c, p.problems
+		return &c, p.done()
 	}
 	return &c, nil
 }
@@ -234,10 +287,23 @@ type parser struct {
 	file     string
 	root     *yaml.Node // the case mapping, once parsed
 	problems Problems
+	more     int // problems past MaxProblemsPerFile, counted only
 }
 
 func (p *parser) add(line, col int, format string, args ...any) {
+	if len(p.problems) >= MaxProblemsPerFile {
+		p.more++
+		return
+	}
 	p.problems = append(p.problems, Problem{File: p.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// done returns the problems, then how many more were left out.
+func (p *parser) done() Problems {
+	if p.more > 0 {
+		p.problems = append(p.problems, Problem{File: p.file, Msg: fmt.Sprintf("%d more problems not shown (the first %d are)", p.more, MaxProblemsPerFile)})
+	}
+	return p.problems
 }
 
 // rawChars reports characters that YAML parsers normalise, drop or hide when they stand raw

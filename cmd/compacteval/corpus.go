@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/compacteval/compacteval/compact"
@@ -19,6 +21,8 @@ const defaultCorpus = "corpus/cases"
 const corpusUsage = `Usage: compacteval corpus <lint|stats|list|fmt> [flags] [DIR]
 
 DIR is a folder of case files (default corpus/cases); corpus/FORMAT.md describes them.
+Every subcommand takes -max-case-bytes N (default 8388608): a larger case file is a problem
+naming it, and is not read.
 
   lint [DIR]            check every case: YAML, fields, ids, raw characters, and that each
                         extractor's deviations from intended are listed in known_deviations;
@@ -26,7 +30,10 @@ DIR is a folder of case files (default corpus/cases); corpus/FORMAT.md describes
   stats [-json] [DIR]   counts by category and origin, and sizes
   list -json [DIR]      every case with its response and intended result, for tools
   fmt [-check] [DIR]    rewrite case files in the canonical form (atomically; only files
-                        that change); -check lists them and exits 1 instead
+                        that change; a linked file is written through the link); -check
+                        lists them and exits 1 instead. A file with YAML comments, which the
+                        canonical form does not keep, is never rewritten: fmt names each
+                        comment's file:line and rewrites nothing (exit 2)
 
 Examples:
   compacteval corpus lint
@@ -67,6 +74,22 @@ func corpusDir(name string, args []string, stderr io.Writer) (string, bool) {
 	return "", false
 }
 
+// caseLimit adds -max-case-bytes to fs. Call the returned function after parsing: it sets
+// corpus.MaxCaseBytes, or returns false after printing why the value is unusable, and
+// restores the old limit when the command ends (tests run commands in one process).
+func caseLimit(fs *flag.FlagSet, stderr io.Writer) func() (restore func(), ok bool) {
+	limit := fs.Int64("max-case-bytes", corpus.MaxCaseBytes, "largest case file read, in bytes")
+	return func() (func(), bool) {
+		if *limit < 1 {
+			fmt.Fprintf(stderr, "compacteval %s: -max-case-bytes must be at least 1, not %d\n", fs.Name(), *limit)
+			return func() {}, false
+		}
+		old := corpus.MaxCaseBytes
+		corpus.MaxCaseBytes = *limit
+		return func() { corpus.MaxCaseBytes = old }, true
+	}
+}
+
 // loadCorpus loads dir; problems in files are returned, an unreadable dir is an error.
 func loadCorpus(dir string) ([]*corpus.Case, corpus.Problems, error) {
 	if _, err := os.Stat(dir); err != nil {
@@ -82,8 +105,14 @@ func loadCorpus(dir string) ([]*corpus.Case, corpus.Problems, error) {
 
 func runCorpusLint(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("corpus lint", corpusUsage, stderr)
+	setLimit := caseLimit(fs, stderr)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
+	}
+	restore, ok := setLimit()
+	defer restore()
+	if !ok {
+		return exitError
 	}
 	dir, ok := corpusDir("lint", fs.Args(), stderr)
 	if !ok {
@@ -126,8 +155,14 @@ type sizeStats struct {
 func runCorpusStats(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("corpus stats", corpusUsage, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON document")
+	setLimit := caseLimit(fs, stderr)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
+	}
+	restore, ok := setLimit()
+	defer restore()
+	if !ok {
+		return exitError
 	}
 	dir, ok := corpusDir("stats", fs.Args(), stderr)
 	if !ok {
@@ -192,8 +227,14 @@ type listedCase struct {
 func runCorpusList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("corpus list", corpusUsage, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON document (required: the list is for tools)")
+	setLimit := caseLimit(fs, stderr)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
+	}
+	restore, ok := setLimit()
+	defer restore()
+	if !ok {
+		return exitError
 	}
 	if !*asJSON {
 		fmt.Fprintln(stderr, "compacteval corpus list: -json is required (use stats for a human view)")
@@ -225,8 +266,14 @@ func runCorpusList(args []string, stdout, stderr io.Writer) int {
 func runCorpusFmt(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("corpus fmt", corpusUsage, stderr)
 	check := fs.Bool("check", false, "list files not in canonical form and exit 1; change nothing")
+	setLimit := caseLimit(fs, stderr)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
+	}
+	restore, ok := setLimit()
+	defer restore()
+	if !ok {
+		return exitError
 	}
 	dir, ok := corpusDir("fmt", fs.Args(), stderr)
 	if !ok {
@@ -241,7 +288,12 @@ func runCorpusFmt(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval corpus fmt: fix these first:\n%v\n", problems)
 		return exitError
 	}
-	changed := 0
+	type rewrite struct {
+		c     *corpus.Case
+		canon []byte
+	}
+	var todo []rewrite
+	var comments corpus.Problems
 	for _, c := range cases {
 		old, err := os.ReadFile(c.File)
 		if err != nil {
@@ -256,33 +308,60 @@ func runCorpusFmt(args []string, stdout, stderr io.Writer) int {
 		if bytes.Equal(old, canon) {
 			continue
 		}
-		changed++
-		if *check {
-			fmt.Fprintln(stdout, c.File)
-			continue
+		comments = append(comments, corpus.Comments(c.File, old)...)
+		todo = append(todo, rewrite{c, canon})
+	}
+	if *check {
+		for _, r := range todo {
+			fmt.Fprintln(stdout, r.c.File)
 		}
+		if len(comments) > 0 {
+			fmt.Fprintf(stderr, "%v\n", comments)
+		}
+		fmt.Fprintf(stderr, "%d of %d files not canonical\n", len(todo), len(cases))
+		if len(todo) > 0 {
+			return exitProblem
+		}
+		return exitOK
+	}
+	// Refuse before writing anything: a rewrite would delete the comments.
+	if len(comments) > 0 {
+		fmt.Fprintf(stderr, "%v\ncompacteval corpus fmt: %s the canonical form would delete; nothing rewritten\n", comments, plural(len(comments), "comment"))
+		return exitError
+	}
+	for _, r := range todo {
+		c := r.c
 		// Never write a form that reads back differently.
-		back, err := corpus.Parse(c.File, canon, c.ID)
+		back, err := corpus.Parse(c.File, r.canon, c.ID)
 		if err != nil || !sameCase(c, back) {
 			fmt.Fprintf(stderr, "compacteval corpus fmt: %s: the canonical form does not read back the same; file left alone (%v)\n", c.File, err)
 			return exitError
 		}
-		if err := atomicfile.Write(c.File, canon, 0o644); err != nil {
+		// A linked case file is written through the link: the link stays, its target changes.
+		target, err := filepath.EvalSymlinks(c.File)
+		if err != nil {
 			fmt.Fprintf(stderr, "compacteval corpus fmt: %v\n", err)
 			return exitError
 		}
-		fmt.Fprintln(stdout, c.File)
+		if err := atomicfile.Write(target, r.canon, 0o644); err != nil {
+			fmt.Fprintf(stderr, "compacteval corpus fmt: %v\n", err)
+			return exitError
+		}
+		if target != c.File {
+			fmt.Fprintf(stdout, "%s (through the link, to %s)\n", c.File, target)
+		} else {
+			fmt.Fprintln(stdout, c.File)
+		}
 	}
-	fmt.Fprintf(stderr, "%d of %d files %s\n", changed, len(cases), map[bool]string{true: "not canonical", false: "rewritten"}[*check])
-	if *check && changed > 0 {
-		return exitProblem
-	}
+	fmt.Fprintf(stderr, "%d of %d files rewritten\n", len(todo), len(cases))
 	return exitOK
 }
 
 func sameCase(a, b *corpus.Case) bool {
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
+	x, y := *a, *b
+	x.SHA256, y.SHA256 = "", "" // digests of the two forms' bytes, which differ by design
+	ja, _ := json.Marshal(x)
+	jb, _ := json.Marshal(y)
 	return bytes.Equal(ja, jb)
 }
 

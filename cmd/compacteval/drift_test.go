@@ -101,7 +101,7 @@ func TestDriftExitCodes(t *testing.T) {
 	}{
 		{[]string{"drift", "-h"}, exitOK, "Usage: compacteval drift", "help is not an error"},
 		{[]string{"drift", "-bogus"}, exitError, "flag provided but not defined", "unknown flag"},
-		{[]string{"drift", "-n", "0"}, exitError, "must be from 1 to", "no samples"},
+		{[]string{"drift", "-n", "0"}, exitError, "want at least 1", "no samples"},
 		{[]string{"drift", "extra"}, exitError, `unexpected argument "extra"`, "drift takes no arguments"},
 		{[]string{"drift", "-corpus", filepath.Join(empty, "missing")}, exitError, "missing", "unreadable corpus"},
 		{[]string{"drift", "-corpus", empty}, exitError, "no cases in", "nothing to mutate"},

@@ -54,6 +54,9 @@ func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	e := ex.Extract(string(text))
+	if e.Capped {
+		fmt.Fprintf(stderr, "compacteval extract: %s stopped expanding the summary's $&, $` and $' at %d bytes (compact.MaxOutput, or twice the input); the rest is kept as written, where upstream would go on\n", ex.Name, max(compact.MaxOutput, 2*len(text)))
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
@@ -62,7 +65,8 @@ func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			OK        bool         `json:"ok"`
 			Path      compact.Path `json:"path"`
 			Extractor string       `json:"extractor"`
-		}{e.Summary, e.OK, e.Path, ex.Name})
+			Capped    bool         `json:"capped,omitempty"`
+		}{e.Summary, e.OK, e.Path, ex.Name, e.Capped})
 	} else if e.OK {
 		fmt.Fprintln(stdout, e.Summary)
 	}

@@ -85,7 +85,8 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// writeReports writes report.json, report.md and report.html to dir, each atomically.
+// writeReports writes report.json, report.md and report.html to dir as one set
+// (report.WriteSet): a reader never finds files of two runs side by side.
 func writeReports(r *report.Report, dir string) error {
 	data, err := report.Marshal(r)
 	if err != nil {
@@ -95,15 +96,7 @@ func writeReports(r *report.Report, dir string) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{"report.json", data}, {"report.md", report.Markdown(r)}, {"report.html", html}} {
-		if err := report.WriteFile(filepath.Join(dir, f.name), f.data); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.WriteSet(dir, []report.File{{Name: "report.json", Data: data}, {Name: "report.md", Data: report.Markdown(r)}, {Name: "report.html", Data: html}})
 }
 
 func printRunSummary(w io.Writer, r *report.Report, out string) {

@@ -144,11 +144,29 @@ type result struct {
 	outcomes  []Outcome
 }
 
+// MaxN is the largest number of samples per operator that CheckN accepts: Matrix makes
+// 1+2*len(Operators()) times n samples (410,000 at MaxN, about three minutes on two cores)
+// and keeps an outcome for each, so a mistyped -n of 20,000,000 would need gigabytes.
+const MaxN = 10_000
+
+// CheckN returns an error unless n is a usable number of samples per operator for Matrix:
+// from 1 to MaxN.
+func CheckN(n int) error {
+	switch {
+	case n < 1:
+		return fmt.Errorf("%d samples per operator: want at least 1", n)
+	case n > MaxN:
+		return fmt.Errorf("%d samples per operator is over the limit of %d (%d samples in all at the limit)", n, MaxN, MaxN*(1+2*len(Operators())))
+	}
+	return nil
+}
+
 // Matrix mutates pairs and runs every extractor on every sample: n identity samples, n single
 // samples per operator, and n times the number of operators composed samples of 2 or 3
 // operators. Pairs are used in turn; each sample's seed is drawn from seed in a fixed order,
 // so the result depends only on its arguments (samples are judged in parallel and counted in
-// order). It returns an empty result when pairs is empty or n < 1.
+// order). It returns an empty result when pairs is empty or n < 1. Its memory grows with n:
+// callers taking n from a user check it with CheckN first.
 func Matrix(pairs []Pair, extractors []compact.Extractor, seed int64, n int) MatrixResult {
 	ops := Operators()
 	m := MatrixResult{Seed: seed, N: n, Operators: OperatorNames()}
@@ -304,18 +322,6 @@ func Percent(k, n int) int {
 		return 99
 	}
 	return p
-}
-
-// MaxN bounds the samples per operator of a matrix: the matrix holds n times the number
-// of operators times two samples, each a full response.
-const MaxN = 100_000
-
-// CheckN returns an error unless 1 <= n <= MaxN.
-func CheckN(n int) error {
-	if n < 1 || n > MaxN {
-		return fmt.Errorf("drift samples per operator must be from 1 to %d, not %d", MaxN, n)
-	}
-	return nil
 }
 
 // Responses returns every response Matrix(pairs, _, seed, n) extracts from, in the order

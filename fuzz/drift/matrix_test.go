@@ -1,6 +1,7 @@
 package drift_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/compacteval/compacteval/compact"
@@ -113,5 +114,25 @@ func TestMatrixEmpty(t *testing.T) {
 	}
 	if m := drift.Matrix(corpusPairs(t), fakeExtractors, 1, 0); m.Total.Samples != 0 {
 		t.Errorf("Matrix(n=0) has %d samples, want 0", m.Total.Samples)
+	}
+}
+
+func TestCheckN(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string // "" for no error
+	}{
+		{n: 1},
+		{n: 100},
+		{n: drift.MaxN},
+		{n: 0, want: "want at least 1"},
+		{n: -5, want: "want at least 1"},
+		{n: drift.MaxN + 1, want: "over the limit of 10000"},
+		{n: 20_000_000, want: "20000000 samples per operator is over the limit of 10000"},
+	} {
+		err := drift.CheckN(tc.n)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("CheckN(%d) = %v, want %q", tc.n, err, tc.want)
+		}
 	}
 }

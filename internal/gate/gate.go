@@ -42,6 +42,8 @@ type Config struct {
 	// AllowCorpusChange compares two reports whose corpus (its digest) or drift parameters
 	// differ; without it Check refuses them. Not part of gate.yaml: a flag of the command.
 	AllowCorpusChange bool `yaml:"-"`
+	// File is the file the config was read from ("" for one made in code), for errors.
+	File string `yaml:"-"`
 }
 
 // Drops are the allowed drops of the metrics the gate checks.
@@ -74,10 +76,29 @@ type ExtractorDrops struct {
 type MustPass struct {
 	Extractor string   `yaml:"extractor"`
 	Cases     []string `yaml:"cases"`
+	// Line is the entry's line in File (0 for one made in code).
+	Line int `yaml:"-"`
 }
 
 // ErrConfig marks a config that cannot be used.
 var ErrConfig = errors.New("bad gate config")
+
+// ConfigError is a problem at a line of gate.yaml. It wraps ErrConfig; ParseConfig returns
+// it, and Check for a must_pass entry that names an extractor the run does not have.
+type ConfigError struct {
+	File string // "" for a config made in code
+	Line int
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	if e.File == "" {
+		return fmt.Sprintf("%v: %s", ErrConfig, e.Msg)
+	}
+	return fmt.Sprintf("%v: %s:%d: %s", ErrConfig, e.File, e.Line, e.Msg)
+}
+
+func (e *ConfigError) Unwrap() error { return ErrConfig }
 
 // DefaultConfig is the config used without -config: nothing may fall, new cases pass,
 // removed cases fail, run problems fail.
@@ -95,7 +116,9 @@ func ReadConfig(file string) (Config, error) {
 	return ParseConfig(file, data)
 }
 
-// ParseConfig decodes a config read from file.
+// ParseConfig decodes a config read from file. Problems are *ConfigError values naming
+// file:line; with several, the first in file order is reported, so that the error does not
+// change from run to run.
 func ParseConfig(file string, data []byte) (Config, error) {
 	cfg := DefaultConfig()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -103,61 +126,165 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
 		return Config{}, fmt.Errorf("%w: %s", ErrConfig, yamlLines.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), file+":$1:"))
 	}
-	var node yaml.Node
-	_ = yaml.Unmarshal(data, &node)
-	line := func(key string) int { return keyLine(&node, key) }
-	bad := func(key, format string, args ...any) error {
-		return fmt.Errorf("%w: %s:%d: %s", ErrConfig, file, line(key), fmt.Sprintf(format, args...))
+	cfg.File = file
+	var doc yaml.Node
+	_ = yaml.Unmarshal(data, &doc)
+	line := func(path ...string) int { return keyLine(&doc, path...) }
+	// before orders keys by their position in the file (line, then column).
+	before := func(a, b []string) bool {
+		la, ca := keyPos(&doc, a...)
+		lb, cb := keyPos(&doc, b...)
+		return la < lb || la == lb && ca < cb
+	}
+	bad := func(line int, format string, args ...any) error {
+		return &ConfigError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 	if cfg.Version != 1 {
-		return Config{}, bad("version", "version is %d, this compacteval reads version 1", cfg.Version)
+		return Config{}, bad(line("version"), "version is %d, this compacteval reads version 1", cfg.Version)
 	}
-	for key, v := range map[string]string{"new_case": cfg.NewCase, "removed_case": cfg.RemovedCase, "problems": cfg.Problems} {
-		if v != "pass" && v != "fail" {
-			return Config{}, bad(key, "%s is %q, want pass or fail", key, v)
+	for _, f := range []struct{ key, v string }{{"new_case", cfg.NewCase}, {"removed_case", cfg.RemovedCase}, {"problems", cfg.Problems}} {
+		if f.v != "pass" && f.v != "fail" {
+			return Config{}, bad(line(f.key), "%s is %q, want pass or fail", f.key, f.v)
 		}
 	}
 	d := cfg.AllowedDrop
-	for key, v := range map[string]float64{"intended_rate": d.IntendedRate, "drift_exact": d.DriftExact, "coverage": d.Coverage,
-		"boundary_coverage": d.BoundaryCoverage, "case_coverage": d.CaseCoverage, "case_boundary_coverage": d.CaseBoundaryCoverage, "tail_leakage": d.TailLeakage} {
-		if v < 0 || v > 1 {
-			return Config{}, bad(key, "allowed_drop.%s is %v, want a share from 0 to 1", key, v)
+	limits := []limit{{"intended_rate", d.IntendedRate, false}, {"intended_cases", float64(d.IntendedCases), true},
+		{"drift_exact", d.DriftExact, false}, {"coverage", d.Coverage, false}, {"boundary_coverage", d.BoundaryCoverage, false},
+		{"case_coverage", d.CaseCoverage, false}, {"case_boundary_coverage", d.CaseBoundaryCoverage, false},
+		{"tail_leakage", d.TailLeakage, false}}
+	if err := checkLimits(limits, "allowed_drop", []string{"allowed_drop"}, line, before, bad); err != nil {
+		return Config{}, err
+	}
+	// Overrides in file order (a map has none of its own).
+	names := make([]string, 0, len(cfg.Extractors))
+	for name := range cfg.Extractors {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	sort.SliceStable(names, func(i, j int) bool { return before([]string{"extractors", names[i]}, []string{"extractors", names[j]}) })
+	for _, name := range names {
+		o := cfg.Extractors[name]
+		prefix := "extractors." + name
+		var limits []limit
+		if o.IntendedRate != nil {
+			limits = append(limits, limit{"intended_rate", *o.IntendedRate, false})
+		}
+		if o.IntendedCases != nil {
+			limits = append(limits, limit{"intended_cases", float64(*o.IntendedCases), true})
+		}
+		if o.DriftExact != nil {
+			limits = append(limits, limit{"drift_exact", *o.DriftExact, false})
+		}
+		if err := checkLimits(limits, prefix, []string{"extractors", name}, line, before, bad); err != nil {
+			return Config{}, err
 		}
 	}
-	if d.IntendedCases < 0 {
-		return Config{}, bad("intended_cases", "allowed_drop.intended_cases is %d, want 0 or more", d.IntendedCases)
-	}
-	for _, m := range cfg.MustPass {
+	for i := range cfg.MustPass {
+		m := &cfg.MustPass[i]
+		m.Line = seqLine(&doc, i, "must_pass")
 		if m.Extractor == "" || len(m.Cases) == 0 {
-			return Config{}, bad("must_pass", "each must_pass entry needs an extractor and cases")
+			return Config{}, bad(m.Line, "each must_pass entry needs an extractor and cases")
 		}
 		for _, pat := range m.Cases {
 			if _, err := path.Match(pat, ""); err != nil {
-				return Config{}, bad("must_pass", "bad case pattern %q: %v", pat, err)
+				return Config{}, bad(m.Line, "bad case pattern %q: %v", pat, err)
 			}
 		}
 	}
 	return cfg, nil
 }
 
+// limit is one allowed drop, by its key: a share, or a count of cases.
+type limit struct {
+	key   string
+	v     float64
+	count bool
+}
+
+// checkLimits reports the first limit, in the order of their keys in the file (below the
+// mapping at path), that is out of range: a share must be a number from 0 to 1 (NaN is not:
+// every comparison with it is false, which would pass any run), a count 0 or more.
+func checkLimits(limits []limit, prefix string, path []string, line func(...string) int, before func(a, b []string) bool, bad func(int, string, ...any) error) error {
+	at := func(key string) []string { return append(append([]string{}, path...), key) }
+	sort.SliceStable(limits, func(i, j int) bool { return before(at(limits[i].key), at(limits[j].key)) })
+	for _, l := range limits {
+		switch {
+		case l.count && l.v < 0:
+			return bad(line(at(l.key)...), "%s.%s is %v, want 0 or more", prefix, l.key, l.v)
+		case !l.count && !(l.v >= 0 && l.v <= 1):
+			return bad(line(at(l.key)...), "%s.%s is %v, want a share from 0 to 1", prefix, l.key, l.v)
+		}
+	}
+	return nil
+}
+
 // yamlLines finds yaml.v3's "line N:" to rewrite as file:N:.
 var yamlLines = regexp.MustCompile(`(?:^|\b)line (\d+):`)
 
-// keyLine returns the line of the first mapping key named key anywhere in n, or 1.
-func keyLine(n *yaml.Node, key string) int {
-	if n.Kind == yaml.MappingNode {
+// keyLine returns the line of the key at path (mapping keys from the top of the document),
+// or of the deepest key on the path that exists, or 1.
+func keyLine(doc *yaml.Node, path ...string) int {
+	line, _ := keyPos(doc, path...)
+	return line
+}
+
+// keyPos is keyLine with the key's column.
+func keyPos(doc *yaml.Node, path ...string) (line, col int) {
+	n, line, col := doc, 1, 0
+	for _, key := range path {
+		n = resolve(n)
+		if n == nil || n.Kind != yaml.MappingNode {
+			return line, col
+		}
+		found := false
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == key {
-				return n.Content[i].Line
+			if k := n.Content[i]; k.Value == key {
+				line, col, n, found = k.Line, k.Column, n.Content[i+1], true
+				break
 			}
 		}
-	}
-	for _, c := range n.Content {
-		if l := keyLine(c, key); l > 1 {
-			return l
+		if !found {
+			return line, col
 		}
 	}
-	return 1
+	return line, col
+}
+
+// seqLine returns the line of element i of the sequence at path, or keyLine of path.
+func seqLine(doc *yaml.Node, i int, path ...string) int {
+	n := doc
+	for _, key := range path {
+		n = resolve(n)
+		if n == nil || n.Kind != yaml.MappingNode {
+			return keyLine(doc, path...)
+		}
+		var next *yaml.Node
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			if n.Content[j].Value == key {
+				next = n.Content[j+1]
+			}
+		}
+		n = next
+	}
+	if n = resolve(n); n == nil || n.Kind != yaml.SequenceNode || i >= len(n.Content) {
+		return keyLine(doc, path...)
+	}
+	return n.Content[i].Line
+}
+
+// resolve skips the document node and follows aliases.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil {
+		switch {
+		case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
+			n = n.Content[0]
+		case n.Kind == yaml.AliasNode:
+			n = n.Alias
+		default:
+			return n
+		}
+	}
+	return nil
 }
 
 // Regression is one metric that fell further than allowed.
@@ -188,7 +315,10 @@ func (r Result) Passed() bool { return len(r.Regressions) == 0 }
 // ErrIncomparable marks a run the gate cannot evaluate: partial, or of another corpus shape.
 var ErrIncomparable = errors.New("cannot evaluate")
 
-// Check compares run with baseline under cfg.
+// Check compares run with baseline under cfg. It returns an ErrIncomparable error for a
+// partial run or baseline, and a *ConfigError (ErrConfig) when a must_pass entry names an
+// extractor the run does not have: a misspelt name is a mistake in the config, not a
+// regression of the run.
 func Check(baseline, run *report.Report, cfg Config) (Result, error) {
 	if !run.Complete {
 		return Result{}, fmt.Errorf("%w: the run is partial (stages %s); a partial run never passes", ErrIncomparable, strings.Join(run.Stages, ", "))
@@ -197,6 +327,9 @@ func Check(baseline, run *report.Report, cfg Config) (Result, error) {
 		return Result{}, fmt.Errorf("%w: the baseline is partial (stages %s); bless a complete run", ErrIncomparable, strings.Join(baseline.Stages, ", "))
 	}
 	if err := comparable(baseline, run); err != nil && !cfg.AllowCorpusChange {
+		return Result{}, err
+	}
+	if err := checkMustPassNames(run, cfg); err != nil {
 		return Result{}, err
 	}
 	g := &checker{cfg: cfg}
@@ -439,6 +572,23 @@ func (g *checker) mustPass(run *report.Report) {
 			g.fail(Regression{Case: strings.Join(m.Cases, ","), Metric: m.Extractor + " must_pass", Was: "cases", Now: "none matched", Allowed: "a must_pass entry must match a case"})
 		}
 	}
+}
+
+// checkMustPassNames returns a *ConfigError for the first must_pass entry naming an
+// extractor that is not in run.
+func checkMustPassNames(run *report.Report, cfg Config) error {
+	var names []string
+	have := map[string]bool{}
+	for _, e := range run.Extractors {
+		names = append(names, e.Name)
+		have[e.Name] = true
+	}
+	for _, m := range cfg.MustPass {
+		if !have[m.Extractor] {
+			return &ConfigError{File: cfg.File, Line: m.Line, Msg: fmt.Sprintf("must_pass names extractor %q, which the run does not have (it has %s)", m.Extractor, strings.Join(names, ", "))}
+		}
+	}
+	return nil
 }
 
 // matchAny reports whether id matches one of patterns: path.Match patterns over case ids

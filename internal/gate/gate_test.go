@@ -227,6 +227,16 @@ func TestParseConfig(t *testing.T) {
 		{"version: 1\nnew_case: maybe\n", "gate.yaml:2: new_case is \"maybe\""},
 		{"version: 1\nmust_pass:\n  - extractor: robust\n", "must_pass entry needs an extractor and cases"},
 		{"version: 1\nmust_pass:\n  - {extractor: robust, cases: ['[']}\n", "bad case pattern"},
+		// Every comparison with NaN is false: a NaN allowance would pass any run.
+		{"version: 1\nallowed_drop:\n  drift_exact: .nan\n", "gate.yaml:3: allowed_drop.drift_exact is NaN, want a share from 0 to 1"},
+		{"version: 1\nallowed_drop:\n  coverage: .inf\n", "gate.yaml:3: allowed_drop.coverage is +Inf"},
+		{"version: 1\nallowed_drop:\n  tail_leakage: -.inf\n", "gate.yaml:3: allowed_drop.tail_leakage is -Inf"},
+		{"version: 1\nallowed_drop:\n  case_coverage: -0.01\n", "gate.yaml:3: allowed_drop.case_coverage is -0.01"},
+		{"version: 1\nallowed_drop:\n  intended_cases: -1\n", "gate.yaml:3: allowed_drop.intended_cases is -1, want 0 or more"},
+		{"version: 1\nextractors:\n  plain: {drift_exact: 1}\n  seed:\n    intended_rate: .nan\n", "gate.yaml:5: extractors.seed.intended_rate is NaN"},
+		{"version: 1\nextractors:\n  seed: {drift_exact: 1.5}\n", "gate.yaml:3: extractors.seed.drift_exact is 1.5"},
+		{"version: 1\nextractors:\n  seed: {intended_cases: -2}\n", "gate.yaml:3: extractors.seed.intended_cases is -2"},
+		{"version: 1\nextractors:\n  seed: {drift_exact: 1, intended_rate: 0}\n", ""},
 	} {
 		_, err := ParseConfig("gate.yaml", []byte(tc.in))
 		switch {
@@ -235,6 +245,45 @@ func TestParseConfig(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrConfig)):
 			t.Errorf("ParseConfig(%q) = %v, want an ErrConfig containing %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// TestParseConfigFirstProblem gives configs with two bad values: the one named is always
+// the first in the file, however often it is parsed (a map's order changes from run to run).
+func TestParseConfigFirstProblem(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"allowed_drop", "version: 1\nallowed_drop:\n  tail_leakage: 2\n  coverage: .nan\n", "gate.yaml:3: allowed_drop.tail_leakage is 2"},
+		{"allowed_drop, other order", "version: 1\nallowed_drop:\n  coverage: .nan\n  tail_leakage: 2\n", "gate.yaml:3: allowed_drop.coverage is NaN"},
+		{"extractors", "version: 1\nextractors:\n  zeta: {drift_exact: 3}\n  alpha: {drift_exact: .nan}\n", "gate.yaml:3: extractors.zeta.drift_exact is 3"},
+		{"one extractor", "version: 1\nextractors:\n  seed: {drift_exact: 3, intended_rate: -1}\n", "gate.yaml:3: extractors.seed.drift_exact is 3"},
+		{"pass or fail", "version: 1\nproblems: maybe\nnew_case: maybe\n", "gate.yaml:3: new_case is \"maybe\""},
+	} {
+		for range 50 {
+			_, err := ParseConfig("gate.yaml", []byte(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%s: ParseConfig(%q) = %v, want an error containing %q", tc.name, tc.in, err, tc.want)
+			}
+		}
+	}
+}
+
+// TestCheckMustPassUnknownExtractor: a must_pass entry naming an extractor the run does not
+// have is a config error with gate.yaml's line (exit 2), not a regression (exit 1).
+func TestCheckMustPassUnknownExtractor(t *testing.T) {
+	cfg, err := ParseConfig("gate.yaml", []byte("version: 1\nmust_pass:\n  - {extractor: robust, cases: ['*']}\n  - extractor: robustt\n    cases: ['*']\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(baseline(), baseline(), cfg)
+	var ce *ConfigError
+	if !errors.Is(err, ErrConfig) || !errors.As(err, &ce) {
+		t.Fatalf("Check(must_pass robustt) = %+v, %v; want a *ConfigError", res, err)
+	}
+	const want = `bad gate config: gate.yaml:4: must_pass names extractor "robustt", which the run does not have (it has seed, robust)`
+	if err.Error() != want {
+		t.Errorf("Check(must_pass robustt) error = %q, want %q", err, want)
 	}
 }
 
