@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/compacteval/compacteval/fuzz/drift"
@@ -101,13 +102,21 @@ func writeReports(r *report.Report, dir string) error {
 
 func printRunSummary(w io.Writer, r *report.Report, out string) {
 	fmt.Fprintf(w, "compacteval run: %d cases from %s, stages %s\n\n", r.Corpus.Cases, r.Corpus.Dir, strings.Join(r.Stages, ", "))
-	fmt.Fprintf(w, "%-12s %9s %8s %12s %8s\n", "extractor", "intended", "rate", "drift exact", "golden")
+	width := len("extractor")
+	for _, e := range r.Extractors {
+		width = max(width, len(e.Name))
+	}
+	goldens := slices.Contains(r.Stages, pipeline.StageGolden)
+	fmt.Fprintf(w, "%-*s %9s %8s %12s %8s\n", width, "extractor", "intended", "rate", "drift exact", "golden")
 	for _, e := range r.Extractors {
 		golden := "ok"
-		if e.GoldenMismatches > 0 {
+		switch {
+		case e.GoldenMismatches > 0:
 			golden = fmt.Sprintf("%d off", e.GoldenMismatches)
+		case e.External || !goldens:
+			golden = "-" // a user's extractor has no goldens: its baseline is what the gate compares
 		}
-		fmt.Fprintf(w, "%-12s %9s %7.1f%% %11.1f%% %8s\n", e.Name, fmt.Sprintf("%d/%d", e.Intended, e.Cases), 100*e.Rate, 100*e.DriftExact, golden)
+		fmt.Fprintf(w, "%-*s %9s %7.1f%% %11.1f%% %8s\n", width, e.Name, fmt.Sprintf("%d/%d", e.Intended, e.Cases), 100*e.Rate, 100*e.DriftExact, golden)
 	}
 	t := r.Eval.Totals
 	if t.Cases > 0 {

@@ -18,12 +18,11 @@ var bundledRun = sync.OnceValues(func() (string, error) {
 	return os.MkdirTemp("", "compacteval-run-")
 })
 
-func TestMain(m *testing.M) {
-	code := m.Run()
+// cleanup removes what the tests of this package share once they are done.
+func cleanup() {
 	if dir, err := bundledRun(); err == nil {
 		os.RemoveAll(dir)
 	}
-	os.Exit(code)
 }
 
 func runBundled(t *testing.T) string {

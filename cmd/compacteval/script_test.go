@@ -1,0 +1,136 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The scripts in testdata/script run compacteval as a user does, in a temporary folder
+// outside this repository ($WORK), with the small corpora and extractors their archives
+// hold, and compare whole outputs. go test ./cmd/compacteval -run TestScripts -update
+// rewrites the expected outputs (read the diff before committing).
+
+var update = flag.Bool("update", false, "rewrite the scripts' expected outputs")
+
+var execLookPath = exec.LookPath
+
+func TestMain(m *testing.M) {
+	testscript.Main(withCleanup{m}, map[string]func(){
+		"compacteval": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// withCleanup runs the tests, then removes what they shared.
+type withCleanup struct{ m *testing.M }
+
+func (w withCleanup) Run() int {
+	code := w.m.Run()
+	cleanup()
+	return code
+}
+
+// seedModule is the module compacteval ports: the scripts copy it as a user's own.
+var seedModule = filepath.Join(repoRoot, "..", "shared", "seed", "compaction.ts")
+
+// looseLine is the seed's loose fallback; the changed copy of the module drops it.
+const looseLine = "if (loose) return loose[1].trim() || undefined;"
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
+		Setup:         setupScript,
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "short":
+				return testing.Short(), nil
+			case "seed":
+				return haveSeed()
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"cmp-masked": cmpMasked,
+		},
+	})
+}
+
+// setupScript puts the seed module and a changed copy of it in $WORK/seed, when
+// ../shared is there (the condition [seed] says whether it is).
+func setupScript(env *testscript.Env) error {
+	src, err := os.ReadFile(seedModule)
+	if err != nil {
+		return nil
+	}
+	if !strings.Contains(string(src), looseLine) {
+		return errors.New("the seed module no longer has its loose fallback line: update script_test.go")
+	}
+	dir := filepath.Join(env.WorkDir, "seed")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	changed := strings.Replace(string(src), looseLine, "if (loose) return undefined; // changed: the loose fallback is gone", 1)
+	if err := os.WriteFile(filepath.Join(dir, "compaction.ts"), src, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "changed.ts"), []byte(changed), 0o644)
+}
+
+// haveSeed reports whether the seed module and Node are there for the scripts that run the
+// seed as a user's module; where COMPACTEVAL_REQUIRE_REFERENCE=1 (CI) their absence is an
+// error, so that those scripts cannot skip silently.
+func haveSeed() (bool, error) {
+	why := ""
+	if _, err := os.Stat(seedModule); err != nil {
+		why = err.Error()
+	} else if _, err := execLookPath("node"); err != nil {
+		why = "node is not on PATH"
+	}
+	if why == "" {
+		return true, nil
+	}
+	if os.Getenv(testref.EnvRequire) == "1" {
+		return false, fmt.Errorf("the seed module and node: required (%s=1) but missing: %s", testref.EnvRequire, why)
+	}
+	return false, nil
+}
+
+// timings are the parts of an output that change from run to run: durations and rates.
+var timings = regexp.MustCompile(`\b\d+(\.\d+)?(s|ms|/s)\b`)
+
+// cmpMasked compares stdout or stderr (or a file) with a file of the archive, durations
+// and rates masked as TIME in both: "cmp-masked stdout want.txt".
+func cmpMasked(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cmp-masked stdout|stderr|file want")
+	}
+	var got string
+	switch args[0] {
+	case "stdout", "stderr":
+		got = ts.ReadFile(args[0])
+	default:
+		got = ts.ReadFile(args[0])
+	}
+	got = timings.ReplaceAllString(got, "TIME")
+	want := timings.ReplaceAllString(ts.ReadFile(args[1]), "TIME")
+	if got == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(ts.MkAbs(args[1]), []byte(got), 0o644); err != nil {
+			ts.Fatalf("%v", err)
+		}
+		return
+	}
+	ts.Fatalf("%s and %s differ (durations masked):\n--- got\n%s\n--- want\n%s", args[0], args[1], got, want)
+}
