@@ -145,3 +145,28 @@ func TestEndpointText(t *testing.T) {
 		}
 	}
 }
+
+// TestEchoedKeyLeavesTheError: a server that echoes the key in its error body, whether the
+// key was sent to it or not.
+func TestEchoedKeyLeavesTheError(t *testing.T) {
+	const key = "sk-test-key-0123456789"
+	for _, send := range []bool{true, false} {
+		for _, provider := range providers {
+			srv := recordtest.NewServer(t)
+			srv.Script("m1", recordtest.Reply{Status: 400, ErrType: "invalid_request_error " + key, ErrMessage: "unknown key " + key})
+			base := srv.URL
+			if provider == OpenAI {
+				base = srv.OpenAIURL()
+			}
+			p, err := New(Config{Provider: provider, BaseURL: base, APIKey: key, SendKeyToBaseURL: send})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, _ := NewRequest(source(t), provider, "m1", Params{MaxTokens: 7}, compact.ReasonThreshold, 1)
+			_, err = p.Send(context.Background(), req)
+			if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "unknown key [REDACTED:literal]") {
+				t.Errorf("%s (key sent %v): Send error = %v; want the echoed key redacted", provider, send, err)
+			}
+		}
+	}
+}

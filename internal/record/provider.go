@@ -78,6 +78,9 @@ type Config struct {
 	Timeout time.Duration
 	// HTTPClient is used instead of the default one when set.
 	HTTPClient *http.Client
+	// heldKey is the key even when it is not sent, so that an error that echoes it is
+	// still cleaned.
+	heldKey string
 }
 
 // New returns the provider cfg names.
@@ -91,6 +94,7 @@ func New(cfg Config) (Provider, error) {
 			return nil, fmt.Errorf("base URL %s holds credentials: pass the key in the environment instead", urlText(u))
 		}
 	}
+	cfg.heldKey = cfg.APIKey
 	if cfg.APIKey != "" {
 		send, err := SendsKey(cfg.Provider, cfg.BaseURL, cfg.SendKeyToBaseURL)
 		if err != nil {
