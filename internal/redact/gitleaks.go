@@ -22,12 +22,6 @@ import (
 // file path only, or only together with another rule, are left out: a conversation has no
 // paths.
 
-// wordsIdentifier is a name made of lowercase words, dashes or underscores and short
-// numbers (test-recommendation-1, order_items_v2): this package's one exception to
-// gitleaks' generic-api-key, which the entropy of long words lets through, and which
-// test data and ids in coding sessions are full of.
-var wordsIdentifier = regexp.MustCompile(`^[a-z]+(?:[-_](?:[a-z]+|[0-9]{1,4}))+$`)
-
 // glRule is one gitleaks rule as this package uses it.
 type glRule struct {
 	config.Rule
@@ -118,9 +112,6 @@ func gitleaksSpans(s, lower string) []span {
 			}
 			line := lineAround(s, mstart, mend)
 			if allowed(global, secret, s[mstart:mend], line) || allowed(r.Allowlists, secret, s[mstart:mend], line) {
-				continue
-			}
-			if r.RuleID == "generic-api-key" && wordsIdentifier.MatchString(secret) {
 				continue
 			}
 			out = append(out, span{start: start, end: end, kind: r.RuleID, rank: rankProvider})

@@ -63,6 +63,12 @@ var localRules = []rule{
 	{kind: "azure-sas", re: regexp.MustCompile(`[?&]sig=(?P<secret>[A-Za-z0-9%+/]{20,}(?:%3[Dd]|=){0,2})`), keywords: []string{"sig="}},
 }
 
+// wordsIdentifier is a name made of lowercase words, dashes or underscores and short
+// numbers (test-recommendation-1, order_items_v2): this package's one exception to
+// gitleaks' generic-api-key, which the entropy of long words lets through, and which
+// test data and ids in coding sessions are full of.
+var wordsIdentifier = regexp.MustCompile(`^[a-z]+(?:[-_](?:[a-z]+|[0-9]{1,4}))+$`)
+
 // localSpans returns the secrets the local rules find in s; lower is s in lowercase.
 func localSpans(s, lower string) []span {
 	var out []span

@@ -56,7 +56,13 @@ func redact(s string, local, gitleaks bool) (string, int) {
 		spans = localSpans(s, lower)
 	}
 	if gitleaks {
-		spans = append(spans, gitleaksSpans(s, lower)...)
+		gl := gitleaksSpans(s, lower)
+		if local {
+			gl = slices.DeleteFunc(gl, func(sp span) bool {
+				return sp.kind == "generic-api-key" && wordsIdentifier.MatchString(s[sp.start:sp.end])
+			})
+		}
+		spans = append(spans, gl...)
 	}
 	if len(spans) == 0 {
 		return s, n
