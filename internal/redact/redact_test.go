@@ -162,3 +162,26 @@ func BenchmarkCorpusCase(b *testing.B) {
 		String(text)
 	}
 }
+
+// TestGitleaksRules guards the dependency: an upgrade of gitleaks that drops or renames a
+// rule this package counts on fails here, not silently in a recording.
+func TestGitleaksRules(t *testing.T) {
+	rules, _, err := gitleaksRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rules) < 200 {
+		t.Errorf("gitleaks gives %d usable rules, want at least 200", len(rules))
+	}
+	have := map[string]bool{}
+	for _, r := range rules {
+		have[r.RuleID] = true
+	}
+	for _, id := range []string{"gitlab-pat", "npm-access-token", "huggingface-access-token", "sendgrid-api-token",
+		"azure-ad-client-secret", "digitalocean-pat", "databricks-api-token", "github-pat", "aws-access-token",
+		"slack-bot-token", "jwt", "generic-api-key"} {
+		if !have[id] {
+			t.Errorf("gitleaks has no rule %s", id)
+		}
+	}
+}
