@@ -44,9 +44,17 @@ instruction text, framed as the seed frames its own). Each case records the SHA-
 the instruction actually sent.
 
 Secrets: the conversation is redacted (API keys, tokens, JWTs, private keys, passwords in
-URLs, KEY=value settings) before it is sent, the answer before it is cached or written.
-The API key is read from the environment only (ANTHROPIC_API_KEY, OPENAI_API_KEY, or the
-variable -api-key-env names; a local server needs none) and is never written anywhere.
+URLs and prose, password flags, KEY=value settings) before it is sent, the answer before it
+is cached or written. The API key is read from the environment only (ANTHROPIC_API_KEY,
+OPENAI_API_KEY, or the variable -api-key-env names; a local server needs none). It is sent
+to the provider's own host (api.anthropic.com, api.openai.com); to any other -base-url only
+with -send-key-to-base-url, and never over plain http to a host that is not a loopback
+address. The key and the base URL's query values are removed from everything record
+prints or writes (a server's error that echoes them included).
+
+Bounds: a response body over -max-response-bytes (default 8 MiB; a batch's result file
+that much per request) fails its request; a case file over -max-case-bytes (default
+4 MiB) is not written. Both name the case and the request.
 
 Replay: every answer is cached in -cache under the SHA-256 of provider, model, parameters,
 messages, instruction and sample index, so a rerun costs nothing. -offline never calls a
@@ -88,8 +96,10 @@ type recordFlags struct {
 	temperature, reason, tools       string
 	out, cache, collect              string
 	offline, batch, asJSON           bool
+	sendKey                          bool
 	timeout, maxWait                 time.Duration
 	prompt                           string
+	maxResponse, maxCase             int
 }
 
 func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, int) {
@@ -99,6 +109,9 @@ func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, 
 	fs.StringVar(&f.model, "model", "", "model name, as the server knows it (ollama list shows Ollama's)")
 	fs.StringVar(&f.baseURL, "base-url", "", "server base URL; empty for the provider's own API")
 	fs.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key (default ANTHROPIC_API_KEY or OPENAI_API_KEY)")
+	fs.BoolVar(&f.sendKey, "send-key-to-base-url", false, "send the API key to a -base-url that is not the provider's own host (never over plain http to another machine)")
+	fs.IntVar(&f.maxResponse, "max-response-bytes", record.DefaultMaxResponseBytes, "longest response body read from the provider, per request of a batch")
+	fs.IntVar(&f.maxCase, "max-case-bytes", record.DefaultMaxCaseBytes, "largest case file written")
 	fs.IntVar(&f.samples, "n", 1, "answers to record per input")
 	fs.IntVar(&f.maxTokens, "max-tokens", compact.MaxTokens, "max_tokens of each call")
 	fs.StringVar(&f.temperature, "temperature", "", "sampling temperature; empty for the provider's default")
@@ -132,6 +145,9 @@ func (f *recordFlags) check(fs *flag.FlagSet) string {
 		if fs.NArg() > 0 || f.batch || f.offline {
 			return "-collect takes no CASE, -batch or -offline"
 		}
+		if f.maxResponse < 1 || f.maxCase < 1 {
+			return "-max-response-bytes and -max-case-bytes must be positive"
+		}
 		return ""
 	case f.provider != record.Anthropic && f.provider != record.OpenAI:
 		return fmt.Sprintf("-provider is %q, want anthropic or openai (run compacteval record -h)", f.provider)
@@ -141,6 +157,8 @@ func (f *recordFlags) check(fs *flag.FlagSet) string {
 		return "no CASE to record (a case file or a folder of cases)"
 	case f.samples < 1 || f.maxTokens < 1 || f.parallel < 1 || f.retries < 0 || f.timeout <= 0:
 		return "-n, -max-tokens, -parallel and -timeout must be positive, -retries not negative"
+	case f.maxResponse < 1 || f.maxCase < 1:
+		return "-max-response-bytes and -max-case-bytes must be positive"
 	case f.batch && f.offline:
 		return "-batch calls a provider; it cannot be -offline"
 	case f.tools != "declare" && f.tools != "text":
@@ -206,6 +224,11 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer im.Close()
 		target.Prompt = im.Prompt
 	}
+	target.Secrets = recordSecrets(key, f.baseURL)
+	out, errOut := newRedactWriter(stdout, target.Secrets), newRedactWriter(stderr, target.Secrets)
+	defer out.Flush()
+	defer errOut.Flush()
+	stdout, stderr = out, errOut
 	sources, err := loadSources(paths)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval record: %v\n", err)
@@ -223,13 +246,13 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "compacteval record: no case with a conversation to record")
 		return exitError
 	}
-	rec, err := f.recorder(f.provider, f.baseURL, key, env, stderr)
+	rec, sent, err := f.recorder(f.provider, f.baseURL, key, env, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval record: %v\n", err)
 		return exitError
 	}
 	rec.Secrets = target.Secrets
-	hint := recordHint{provider: f.provider, model: f.model, baseURL: f.baseURL, keyEnv: env, key: key, cache: f.cache}
+	hint := recordHint{provider: f.provider, model: f.model, baseURL: f.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.cache}
 	if f.batch {
 		return submitBatch(ctx, rec, target, jobs, f.asJSON, hint, stdout, stderr)
 	}
@@ -241,27 +264,42 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return reportRecord(stdout, stderr, outs, nil, f.asJSON, f.out)
 }
 
-// recorder returns a Recorder for the flags; without -offline it has a provider, which
-// needs a key unless a base URL names another server.
-func (f *recordFlags) recorder(provider, baseURL, key, env string, stderr io.Writer) (*record.Recorder, error) {
+// recorder returns a Recorder for the flags, and whether the key is sent; without
+// -offline it has a provider, which needs a key unless a base URL names another server.
+// A key that stays home because the base URL is another host is said on stderr.
+func (f *recordFlags) recorder(provider, baseURL, key, env string, stderr io.Writer) (*record.Recorder, bool, error) {
 	retry := record.DefaultRetry
 	retry.Retries, retry.Timeout, retry.MaxWait = f.retries, f.timeout, f.maxWait
 	retry.Notify = func(attempt int, wait time.Duration, err error) {
 		fmt.Fprintf(stderr, "compacteval record: %v; retry %d in %v\n", err, attempt, wait)
 	}
-	rec := &record.Recorder{Retry: retry, Cache: &record.Cache{Dir: f.cache}, Offline: f.offline, Parallel: f.parallel}
+	rec := &record.Recorder{Retry: retry, Cache: &record.Cache{Dir: f.cache}, Offline: f.offline, Parallel: f.parallel, MaxCaseBytes: f.maxCase}
 	if f.offline {
-		return rec, nil
+		return rec, false, nil
 	}
 	if key == "" && baseURL == "" {
-		return nil, fmt.Errorf("%s is not set: the %s API needs a key (or use -offline to replay the cache)", env, provider)
+		return nil, false, fmt.Errorf("%s is not set: the %s API needs a key (or use -offline to replay the cache)", env, provider)
 	}
-	p, err := record.New(record.Config{Provider: provider, BaseURL: baseURL, APIKey: key, Timeout: f.timeout})
+	sent := false
+	if key != "" {
+		var err error
+		if sent, err = record.SendsKey(provider, baseURL, f.sendKey); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", env, err)
+		}
+		if !sent {
+			fmt.Fprintf(stderr, "compacteval record: %s is not sent to %s, which is not %s (-send-key-to-base-url sends it)\n",
+				env, record.EndpointText(baseURL), record.OwnHost(provider))
+		}
+	}
+	p, err := record.New(record.Config{
+		Provider: provider, BaseURL: baseURL, APIKey: key, SendKeyToBaseURL: f.sendKey,
+		Timeout: f.timeout, MaxResponseBytes: int64(f.maxResponse),
+	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	rec.Provider = p
-	return rec, nil
+	return rec, sent, nil
 }
 
 // loadSources loads every CASE argument; cases with problems stop the run, since their
@@ -305,20 +343,25 @@ func recordProgress(stderr io.Writer, total int, h recordHint) func(record.Outco
 // recordHint turns errors into messages that say what to do.
 type recordHint struct {
 	provider, model, baseURL, keyEnv, key, cache string
+	keySent                                      bool
 }
 
 func (h recordHint) explain(err error) string {
-	where := h.baseURL
-	if where == "" {
+	where := record.EndpointText(h.baseURL)
+	if h.baseURL == "" {
 		where = "the " + h.provider + " API"
 	}
 	switch {
+	case errors.Is(err, record.ErrUnauthorized) && h.key != "" && !h.keySent:
+		return fmt.Sprintf("%v\n  %s answered 401 and the key in %s was not sent, since %s is not %s: -send-key-to-base-url sends it", err, where, h.keyEnv, where, record.OwnHost(h.provider))
+	case errors.Is(err, record.ErrTooLarge):
+		return fmt.Sprintf("%v\n  raise -max-response-bytes or -max-case-bytes if the answer is meant to be that long", err)
 	case errors.Is(err, record.ErrUnauthorized) && h.key == "":
 		return fmt.Sprintf("%v\n  %s answered 401 and %s is not set: set it to a valid key", err, where, h.keyEnv)
 	case errors.Is(err, record.ErrUnauthorized):
 		return fmt.Sprintf("%v\n  the key in %s was refused: check that it is valid for %s", err, h.keyEnv, where)
 	case errors.Is(err, record.ErrModelNotFound) && h.baseURL != "":
-		return fmt.Sprintf("%v\n  model %q is not served at %s (Ollama: ollama pull %s; ollama list shows the names)", err, h.model, h.baseURL, h.model)
+		return fmt.Sprintf("%v\n  model %q is not served at %s (Ollama: ollama pull %s; ollama list shows the names)", err, h.model, where, h.model)
 	case errors.Is(err, record.ErrModelNotFound):
 		return fmt.Sprintf("%v\n  model %q does not exist or this key cannot use it: check the name", err, h.model)
 	case errors.Is(err, record.ErrEndpointNotFound):

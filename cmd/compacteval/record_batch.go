@@ -44,16 +44,31 @@ func runCollect(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "compacteval record: %v\n", err)
 		return exitError
 	}
+	endpoint := m.Endpoint
+	switch {
+	case f.baseURL != "":
+		if record.EndpointText(f.baseURL) != m.Endpoint {
+			fmt.Fprintf(stderr, "compacteval record: -base-url %s is not where batch %s was submitted (%s)\n", record.EndpointText(f.baseURL), m.ID, m.Endpoint)
+			return exitError
+		}
+		endpoint = f.baseURL
+	case m.EndpointRedacted:
+		fmt.Fprintf(stderr, "compacteval record: batch %s was submitted to %s, whose query values the manifest does not keep: give the same -base-url\n", m.ID, m.Endpoint)
+		return exitError
+	}
 	key, env := f.apiKey(m.Provider)
-	rec, err := f.recorder(m.Provider, m.Endpoint, key, env, stderr)
+	secrets := recordSecrets(key, endpoint)
+	out, errOut := newRedactWriter(stdout, secrets), newRedactWriter(stderr, secrets)
+	defer out.Flush()
+	defer errOut.Flush()
+	stdout, stderr = out, errOut
+	rec, sent, err := f.recorder(m.Provider, endpoint, key, env, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval record: %v\n", err)
 		return exitError
 	}
-	if key != "" {
-		rec.Secrets = []string{key}
-	}
-	h := recordHint{provider: m.Provider, model: m.Model, baseURL: m.Endpoint, keyEnv: env, key: key, cache: f.cache}
+	rec.Secrets = secrets
+	h := recordHint{provider: m.Provider, model: m.Model, baseURL: endpoint, keyEnv: env, key: key, keySent: sent, cache: f.cache}
 	status, outs, err := rec.Collect(ctx, m)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval record: %s\n", h.explain(err))

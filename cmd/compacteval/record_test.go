@@ -89,7 +89,7 @@ func TestRecordJSON(t *testing.T) {
 	t.Setenv("COMPACTEVAL_TEST_KEY", "test-key-0123456789")
 	srv.Key = "test-key-0123456789"
 	dirs, _ := recordDirs(t)
-	args := append([]string{"record", "-json", "-provider", "anthropic", "-base-url", srv.URL, "-api-key-env", "COMPACTEVAL_TEST_KEY", "-model", "claude-x", "-n", "2"}, dirs...)
+	args := append([]string{"record", "-json", "-provider", "anthropic", "-base-url", srv.URL, "-api-key-env", "COMPACTEVAL_TEST_KEY", "-send-key-to-base-url", "-model", "claude-x", "-n", "2"}, dirs...)
 	code, stdout, stderr := runCLI(t, "", append(args, recordSource)...)
 	if code != exitOK {
 		t.Fatalf("record -json = %d\n%s", code, stderr)
@@ -127,12 +127,12 @@ func TestRecordErrors(t *testing.T) {
 	}{
 		{
 			name: "a refused key",
-			args: []string{"-provider", "openai", "-base-url", srv.OpenAIURL(), "-api-key-env", "COMPACTEVAL_TEST_KEY", "-model", "m1", "-n", "3"},
+			args: []string{"-provider", "openai", "-base-url", srv.OpenAIURL(), "-api-key-env", "COMPACTEVAL_TEST_KEY", "-send-key-to-base-url", "-model", "m1", "-n", "3"},
 			want: []string{"401 Unauthorized", "the key in COMPACTEVAL_TEST_KEY was refused", "2 not run after the error above"},
 		},
 		{
 			name: "an unknown model",
-			args: []string{"-provider", "openai", "-base-url", srv.OpenAIURL(), "-api-key-env", "COMPACTEVAL_RIGHT_KEY", "-model", "llama9:1b", "-n", "2"},
+			args: []string{"-provider", "openai", "-base-url", srv.OpenAIURL(), "-api-key-env", "COMPACTEVAL_RIGHT_KEY", "-send-key-to-base-url", "-model", "llama9:1b", "-n", "2"},
 			want: []string{"404 Not Found", "model \"llama9:1b\" is not served at", "ollama pull llama9:1b", "1 not run after the error above"},
 		},
 		{
@@ -152,7 +152,7 @@ func TestRecordErrors(t *testing.T) {
 		},
 		{
 			name: "a base URL without /v1",
-			args: []string{"-provider", "openai", "-base-url", srv.URL, "-api-key-env", "COMPACTEVAL_RIGHT_KEY", "-model", "m1"},
+			args: []string{"-provider", "openai", "-base-url", srv.URL, "-api-key-env", "COMPACTEVAL_RIGHT_KEY", "-send-key-to-base-url", "-model", "m1"},
 			want: []string{"usually ends in /v1"},
 		},
 	}
@@ -236,13 +236,13 @@ func TestRecordBatch(t *testing.T) {
 				base = srv.OpenAIURL()
 			}
 			dirs, out := recordDirs(t)
-			args := append([]string{"record", "-batch", "-provider", provider, "-base-url", base, "-api-key-env", "COMPACTEVAL_TEST_KEY", "-model", "m1", "-n", "3"}, dirs...)
+			args := append([]string{"record", "-batch", "-provider", provider, "-base-url", base, "-api-key-env", "COMPACTEVAL_TEST_KEY", "-send-key-to-base-url", "-model", "m1", "-n", "3"}, dirs...)
 			code, stdout, stderr := runCLI(t, "", append(args, recordSource)...)
 			id := strings.TrimSpace(stdout)
 			if code != exitOK || id == "" || strings.Contains(id, "\n") || !strings.Contains(stderr, "submitted batch "+id+" with 3 requests") {
 				t.Fatalf("record -batch = %d, stdout %q, want the batch id alone\n%s", code, stdout, stderr)
 			}
-			collect := append([]string{"record", "-collect", id, "-api-key-env", "COMPACTEVAL_TEST_KEY"}, dirs...)
+			collect := append([]string{"record", "-collect", id, "-api-key-env", "COMPACTEVAL_TEST_KEY", "-send-key-to-base-url"}, dirs...)
 			code, _, stderr = runCLI(t, "", collect...)
 			if code != exitProblem || !strings.Contains(stderr, "is in_progress; collect it again later") {
 				t.Errorf("record -collect (running) = %d, want 1:\n%s", code, stderr)

@@ -155,9 +155,17 @@ func TestReviewRevisions(t *testing.T) {
 	}
 	t.Setenv("GOPROXY", "off") // the build uses the module cache, never the network
 	t.Setenv("GOTOOLCHAIN", "local")
+	// The worktrees review registers (its temporary folders): none may be left. Others may
+	// come and go meanwhile (a developer's own).
 	worktrees := func() string {
 		out, _ := exec.Command("git", "-C", repoRoot, "worktree", "list", "--porcelain").Output()
-		return string(out)
+		var mine []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(l, "worktree ") && strings.Contains(l, "compacteval-review-git-") {
+				mine = append(mine, l)
+			}
+		}
+		return strings.Join(mine, "\n")
 	}
 	before := worktrees()
 	code, out, errOut := runCLI(t, "", "review", "-base", "HEAD", "-head", "HEAD", "-drift-n", "1", "-json")

@@ -23,7 +23,7 @@ func newAnthropic(cfg Config) *anthropicProvider {
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
 		option.WithMaxRetries(0),
-		option.WithMiddleware(statusMiddleware(Anthropic)),
+		option.WithMiddleware(middleware(Anthropic, cfg.MaxResponseBytes, cfg.heldKey)),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))

@@ -23,16 +23,19 @@ const manifestVersion = 1
 // holds no conversation: the source files are read again at collection, and their requests
 // must hash to the keys recorded here.
 type Manifest struct {
-	Version   int            `json:"version"`
-	ID        string         `json:"id"`
-	Provider  string         `json:"provider"`
-	Model     string         `json:"model"`
-	Endpoint  string         `json:"endpoint,omitempty"`
-	Params    Params         `json:"params"`
-	Reason    string         `json:"reason"`
-	Out       string         `json:"out"`
-	Submitted string         `json:"submitted"`
-	Items     []ManifestItem `json:"items"`
+	Version  int    `json:"version"`
+	ID       string `json:"id"`
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Endpoint is the base URL with its query values replaced (EndpointText);
+	// EndpointRedacted says that they were, so that collecting needs the -base-url again.
+	Endpoint         string         `json:"endpoint,omitempty"`
+	EndpointRedacted bool           `json:"endpoint_redacted,omitempty"`
+	Params           Params         `json:"params"`
+	Reason           string         `json:"reason"`
+	Out              string         `json:"out"`
+	Submitted        string         `json:"submitted"`
+	Items            []ManifestItem `json:"items"`
 }
 
 // ManifestItem maps one custom id of a batch to the case it records.
@@ -82,8 +85,12 @@ func (r *Recorder) Submit(ctx context.Context, t Target, jobs []Job) (*Manifest,
 	var done []Outcome
 	var items []BatchItem
 	m := &Manifest{
-		Version: manifestVersion, Provider: t.Provider, Model: t.Model, Endpoint: t.Endpoint,
+		Version: manifestVersion, Provider: t.Provider, Model: t.Model,
 		Params: t.Params, Reason: string(t.Reason), Out: t.Out, Submitted: r.today(),
+	}
+	if t.Endpoint != "" {
+		m.Endpoint = EndpointText(t.Endpoint)
+		m.EndpointRedacted = m.Endpoint != t.Endpoint
 	}
 	for i := range jobs {
 		job := &jobs[i]
@@ -115,7 +122,7 @@ func (r *Recorder) Submit(ctx context.Context, t Target, jobs []Job) (*Manifest,
 		return err
 	})
 	if err != nil {
-		return nil, done, fmt.Errorf("submit batch: %w", err)
+		return nil, done, r.Clean(fmt.Errorf("submit batch: %w", err))
 	}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -132,13 +139,14 @@ func (r *Recorder) Submit(ctx context.Context, t Target, jobs []Job) (*Manifest,
 // Collecting again is safe: existing case files are left alone.
 func (r *Recorder) Collect(ctx context.Context, m *Manifest) (string, []Outcome, error) {
 	var res *BatchResults
+	ctx = withAnswers(ctx, len(m.Items))
 	err := r.Retry.Do(ctx, func(ctx context.Context) error {
 		var err error
 		res, err = r.Provider.Collect(ctx, m.ID)
 		return err
 	})
 	if err != nil {
-		return "", nil, fmt.Errorf("collect batch %s: %w", m.ID, err)
+		return "", nil, r.Clean(fmt.Errorf("collect batch %s: %w", m.ID, err))
 	}
 	if !res.Done {
 		return res.Status, nil, nil
@@ -171,6 +179,9 @@ func (r *Recorder) Collect(ctx context.Context, m *Manifest) (string, []Outcome,
 			continue
 		}
 		out = append(out, r.write(job, StatusRecorded, resp))
+	}
+	for i := range out {
+		out[i].Err = r.Clean(out[i].Err)
 	}
 	return res.Status, out, nil
 }

@@ -60,7 +60,8 @@ type Recording struct {
 	Request *Request
 	// ID is the new case's id (CaseID).
 	ID string
-	// Endpoint is the base URL the answer came from, empty for the provider's own API.
+	// Endpoint is the base URL the answer came from, empty for the provider's own API. The
+	// notes show it without its query values (EndpointText).
 	Endpoint string
 }
 
@@ -167,7 +168,7 @@ func notes(rec Recording, resp *Response, model string) string {
 	}
 	fmt.Fprintf(&b, " through the %s API", req.Provider)
 	if rec.Endpoint != "" {
-		fmt.Fprintf(&b, " at %s", rec.Endpoint)
+		fmt.Fprintf(&b, " at %s", EndpointText(rec.Endpoint))
 	}
 	fmt.Fprintf(&b, " answered the compaction instruction for the conversation of %s (sample %d", rec.Source.ID, req.Sample)
 	if rec.Source.KeptTail > 0 {

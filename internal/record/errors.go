@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/compacteval/compacteval/internal/redact"
 )
 
 // Errors callers branch on. A *StatusError wraps them.
@@ -73,19 +75,27 @@ func (e *StatusError) Retryable() bool {
 // maxErrorBody bounds how much of an error answer is read.
 const maxErrorBody = 64 << 10
 
-// statusMiddleware turns every HTTP error answer into a *StatusError before the SDK sees
-// it, so that both SDKs and every OpenAI-compatible server (whose error bodies differ)
-// give the same errors, with the retry-after header at hand.
-func statusMiddleware(provider string) func(*http.Request, func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+// middleware turns every HTTP error answer into a *StatusError before the SDK sees it, so
+// that both SDKs and every OpenAI-compatible server (whose error bodies differ) give the
+// same errors, with the retry-after header at hand; it bounds every other body to limit
+// bytes. The key is removed from what an error answer says (a server may echo it), and
+// query values from its URL.
+func middleware(provider string, limit int64, key string) func(*http.Request, func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 	return func(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 		res, err := next(req)
-		if err != nil || res.StatusCode < 400 {
+		if err != nil {
 			return res, err
+		}
+		if res.StatusCode < 400 {
+			limitBody(req, res, limit)
+			return res, nil
 		}
 		defer res.Body.Close()
 		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
-		e := &StatusError{Provider: provider, Status: res.StatusCode, URL: req.URL.Redacted()}
+		e := &StatusError{Provider: provider, Status: res.StatusCode, URL: urlText(req.URL)}
 		e.Type, e.Message = errorBody(body)
+		e.Type, _ = redact.Literals(e.Type, key)
+		e.Message, _ = redact.Literals(e.Message, key)
 		e.RetryAfter, e.HasRetryAfter = retryAfter(res.Header, time.Now())
 		return nil, e
 	}

@@ -55,7 +55,7 @@ func newProvider(t *testing.T, srv *recordtest.Server, provider string) Provider
 	if provider == OpenAI {
 		base = srv.OpenAIURL()
 	}
-	p, err := New(Config{Provider: provider, BaseURL: base, APIKey: srv.Key, Timeout: time.Minute})
+	p, err := New(Config{Provider: provider, BaseURL: base, APIKey: srv.Key, SendKeyToBaseURL: true, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

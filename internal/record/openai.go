@@ -35,7 +35,7 @@ func newOpenAI(cfg Config) *openaiProvider {
 		// server the caller did not mean it for.
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(0),
-		option.WithMiddleware(statusMiddleware(OpenAI)),
+		option.WithMiddleware(middleware(OpenAI, cfg.MaxResponseBytes, cfg.heldKey)),
 	}
 	// The base URL is always set, so that OPENAI_BASE_URL cannot send the calls elsewhere.
 	base := cfg.BaseURL

@@ -68,12 +68,19 @@ type Config struct {
 	// BaseURL is empty for the provider's own API; for a local OpenAI-compatible server it
 	// ends in /v1 (Ollama: http://localhost:11434/v1).
 	BaseURL string
-	// APIKey may be empty for local servers.
+	// APIKey may be empty for local servers. It is sent only where SendsKey says.
 	APIKey string
+	// SendKeyToBaseURL sends APIKey to a BaseURL that is not the provider's own host.
+	SendKeyToBaseURL bool
+	// MaxResponseBytes bounds each response body; 0 means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 	// Timeout bounds one call; Anthropic's SDK refuses long non-streaming calls without it.
 	Timeout time.Duration
 	// HTTPClient is used instead of the default one when set.
 	HTTPClient *http.Client
+	// heldKey is the key even when it is not sent, so that an error that echoes it is
+	// still cleaned.
+	heldKey string
 }
 
 // New returns the provider cfg names.
@@ -82,14 +89,34 @@ func New(cfg Config) (Provider, error) {
 		u, err := url.Parse(cfg.BaseURL)
 		switch {
 		case err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-			return nil, fmt.Errorf("base URL %q: want http:// or https:// and a host", cfg.BaseURL)
+			return nil, fmt.Errorf("base URL %s: want http:// or https:// and a host", EndpointText(cfg.BaseURL))
 		case u.User != nil:
-			return nil, fmt.Errorf("base URL %s holds credentials: pass the key in the environment instead", u.Redacted())
+			return nil, fmt.Errorf("base URL %s holds credentials: pass the key in the environment instead", urlText(u))
+		}
+	}
+	cfg.heldKey = cfg.APIKey
+	if cfg.APIKey != "" {
+		send, err := SendsKey(cfg.Provider, cfg.BaseURL, cfg.SendKeyToBaseURL)
+		if err != nil {
+			return nil, err
+		}
+		if !send {
+			cfg.APIKey = ""
 		}
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = time.Hour
 	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	client := http.DefaultClient
+	if cfg.HTTPClient != nil {
+		client = cfg.HTTPClient
+	}
+	own := *client
+	own.CheckRedirect = sameOrigin
+	cfg.HTTPClient = &own
 	switch cfg.Provider {
 	case Anthropic:
 		return newAnthropic(cfg), nil

@@ -113,8 +113,12 @@ type Recorder struct {
 	Parallel int
 	// Now gives the date of an answer; nil means time.Now.
 	Now func() time.Time
-	// Secrets are literal values redacted from answers besides the patterns.
+	// Secrets are literal values redacted from answers and errors besides the patterns (the
+	// API key in use, the base URL's query values); a case file that would still hold one
+	// is not written.
 	Secrets []string
+	// MaxCaseBytes bounds a case file; 0 means DefaultMaxCaseBytes.
+	MaxCaseBytes int
 	// Done, when set, hears of each outcome as it happens (for progress), one at a time.
 	Done func(Outcome)
 }
@@ -147,6 +151,7 @@ func (r *Recorder) Run(ctx context.Context, jobs []Job) []Outcome {
 					o = Outcome{Job: &jobs[i], Status: StatusFailed, Err: ErrSkipped}
 				} else {
 					o = r.one(ctx, &jobs[i])
+					o.Err = r.Clean(o.Err)
 				}
 				mu.Lock()
 				if stopsRun(o.Err) {
@@ -212,13 +217,57 @@ func (r *Recorder) cached(req *Request) (*Response, error) {
 	return r.Cache.Get(req)
 }
 
-// finish dates and redacts a fresh answer, before anything keeps it.
+// finish dates and redacts a fresh answer, before anything keeps it: its text, and the
+// literal secrets from every other string the server sent.
 func (r *Recorder) finish(resp *Response) {
 	resp.Date = r.today()
 	text, n := redact.Literals(resp.Text, r.Secrets...)
 	text, m := redact.String(text)
 	resp.Text, resp.Redacted = text, n+m
+	resp.Model, _ = redact.Literals(resp.Model, r.Secrets...)
+	resp.StopReason, _ = redact.Literals(resp.StopReason, r.Secrets...)
+	usage := make(map[string]int, len(resp.Usage))
+	for k, v := range resp.Usage {
+		k, _ = redact.Literals(k, r.Secrets...)
+		usage[k] = v
+	}
+	if resp.Usage != nil {
+		resp.Usage = usage
+	}
 }
+
+// Clean returns err with the literal secrets removed from its text; errors.Is and
+// errors.As still see what it wraps. It returns nil for nil.
+func (r *Recorder) Clean(err error) error {
+	if err == nil {
+		return nil
+	}
+	if text, n := redact.Literals(err.Error(), r.Secrets...); n > 0 {
+		return &cleanError{text: text, err: err}
+	}
+	return err
+}
+
+// cleanError is an error whose text had a secret.
+type cleanError struct {
+	text string
+	err  error
+}
+
+func (e *cleanError) Error() string { return e.text }
+func (e *cleanError) Unwrap() error { return e.err }
+
+// CaseTooLargeError reports a recorded case over the bound on a case file.
+type CaseTooLargeError struct {
+	ID          string
+	Size, Limit int
+}
+
+func (e *CaseTooLargeError) Error() string {
+	return fmt.Sprintf("recorded case %s would be %s, over the %s limit on a case file", e.ID, byteSize(int64(e.Size)), byteSize(int64(e.Limit)))
+}
+
+func (e *CaseTooLargeError) Unwrap() error { return ErrTooLarge }
 
 // write creates the case file of an answer; a file that appeared meanwhile is left alone.
 func (r *Recorder) write(job *Job, status string, resp *Response) Outcome {
@@ -227,6 +276,16 @@ func (r *Recorder) write(job *Job, status string, resp *Response) Outcome {
 		return Outcome{Job: job, Status: StatusFailed, Response: resp, Err: err}
 	}
 	c.File = job.Path
+	limit := r.MaxCaseBytes
+	if limit <= 0 {
+		limit = DefaultMaxCaseBytes
+	}
+	if len(data) > limit {
+		return Outcome{Job: job, Status: StatusFailed, Response: resp, Err: &CaseTooLargeError{ID: job.ID, Size: len(data), Limit: limit}}
+	}
+	if _, n := redact.Literals(string(data), r.Secrets...); n > 0 {
+		return Outcome{Job: job, Status: StatusFailed, Response: resp, Err: fmt.Errorf("recorded case %s would hold a secret (the API key or a base URL query value); not written", job.ID)}
+	}
 	if err := atomicfile.Create(job.Path, data, 0o644); err != nil {
 		if errors.Is(err, atomicfile.ErrExists) {
 			o, _ := existing(job)

@@ -219,14 +219,14 @@ func TestDegenerateAnswers(t *testing.T) {
 
 func TestAnswerRedacted(t *testing.T) {
 	s := newSetup(t, OpenAI, "m1", 1)
-	token := "ghp" + "_" + strings.Repeat("Z9y8X7", 7)
+	token := "ghp" + "_" + "q8Rz1LmX4vTn7bWc2KsY9pDf3HjA6eGu0NoQ" // random-looking: gitleaks skips low-entropy ones
 	s.srv.Script("m1", recordtest.Reply{Text: strings.Replace(wellFormed, "Streaming", "Pushed with "+token+" and "+s.srv.Key+"; streaming", 1)})
 	outs := s.rec.Run(context.Background(), s.jobs(t))
 	if outs[0].Err != nil {
 		t.Fatal(outs[0].Err)
 	}
 	resp := outs[0].Response
-	if resp.Redacted != 2 || !strings.Contains(resp.Text, "[REDACTED:github-token] and [REDACTED:literal]") {
+	if resp.Redacted != 2 || !strings.Contains(resp.Text, "[REDACTED:github-pat] and [REDACTED:literal]") {
 		t.Errorf("answer = %q (%d redacted), want the token and the key redacted", resp.Text, resp.Redacted)
 	}
 	if !strings.Contains(outs[0].Case.Notes, "Secrets redacted: 1 in the conversation, 2 in the response.") {
