@@ -7,9 +7,47 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/compacteval/compacteval/internal/extractor"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() { mainExit() }
+
+// mainExit runs the command of os.Args and exits with its code (the scripts' compacteval
+// command is this too).
+func mainExit() {
+	if len(os.Args) < 2 || os.Args[1] != "record" { // record ends its own calls on a signal
+		stopOnSignal()
+	}
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if interrupted.Load() {
+		select {} // the signal's goroutine is cleaning up and exits with the signal's code
+	}
+	os.Exit(code)
+}
+
+var interrupted atomic.Bool
+
+// stopOnSignal ends the command on SIGINT or SIGTERM as the user means it: every external
+// extractor's process is killed and its temporary files are removed before the exit
+// (128 + the signal's number, as a shell reports it).
+func stopOnSignal() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-c
+		interrupted.Store(true)
+		extractor.KillAll()
+		code := 130
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		os.Exit(code)
+	}()
+}
 
 // Exit codes shared by every subcommand.
 const (

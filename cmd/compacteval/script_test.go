@@ -26,7 +26,7 @@ var execLookPath = exec.LookPath
 
 func TestMain(m *testing.M) {
 	testscript.Main(withCleanup{m}, map[string]func(){
-		"compacteval": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"compacteval": mainExit,
 	})
 }
 

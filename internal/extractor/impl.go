@@ -341,6 +341,7 @@ func KillAll() {
 		}
 		im.Close()
 	}
+	runHooks()
 }
 
 // OpenPrompt opens what a -prompt value names, for the instruction it builds:
@@ -382,4 +383,38 @@ func (im *Impl) Prompt(opts compact.Options) (string, error) {
 		return "", fmt.Errorf("%s builds no instruction: %s", im.Desc, texts[0])
 	}
 	return texts[0], nil
+}
+
+// hooks run when KillAll does, for what else a command must not leave behind on a signal
+// (a git worktree being built, a folder of binaries).
+var hooks = struct {
+	sync.Mutex
+	next int
+	m    map[int]func()
+}{m: map[int]func(){}}
+
+// OnKill registers f to run when KillAll runs; the returned function unregisters it.
+func OnKill(f func()) (remove func()) {
+	hooks.Lock()
+	defer hooks.Unlock()
+	id := hooks.next
+	hooks.next++
+	hooks.m[id] = f
+	return func() {
+		hooks.Lock()
+		delete(hooks.m, id)
+		hooks.Unlock()
+	}
+}
+
+func runHooks() {
+	hooks.Lock()
+	fs := make([]func(), 0, len(hooks.m))
+	for _, f := range hooks.m {
+		fs = append(fs, f)
+	}
+	hooks.Unlock()
+	for _, f := range fs {
+		f()
+	}
 }

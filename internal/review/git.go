@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/compacteval/compacteval/internal/extractor"
 )
@@ -21,6 +22,8 @@ type revBuilds struct {
 	tmp  string
 	bins map[string]string // commit -> binary
 	opt  extractor.OpenOptions
+	// unhook unregisters the removal of tmp on a signal.
+	unhook func()
 }
 
 // build returns the compacteval binary built at rev and a description of the revision.
@@ -48,6 +51,8 @@ func (r *revBuilds) build(rev string) (bin, desc string, err error) {
 		if r.tmp, err = os.MkdirTemp("", "compacteval-review-git-"); err != nil {
 			return "", "", err
 		}
+		tmp := r.tmp
+		r.unhook = extractor.OnKill(func() { os.RemoveAll(tmp) })
 	}
 	wt := filepath.Join(r.tmp, "worktree-"+commit[:12])
 	bin = filepath.Join(r.tmp, "compacteval-"+commit[:12])
@@ -57,10 +62,20 @@ func (r *revBuilds) build(rev string) (bin, desc string, err error) {
 	if _, err := git(top, "worktree", "add", "--detach", wt, commit); err != nil {
 		return "", "", fmt.Errorf("revision %s: %w", rev, err)
 	}
+	// On a signal during the build, the worktree goes (and with it its registration).
+	unhook := extractor.OnKill(func() { git(top, "worktree", "remove", "--force", wt) })
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/compacteval")
 	cmd.Dir = wt
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stopBuild := extractor.OnKill(func() {
+		if cmd.Process != nil {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+	})
 	out, berr := cmd.CombinedOutput()
+	stopBuild()
 	_, rerr := git(top, "worktree", "remove", "--force", wt)
+	unhook()
 	if berr != nil {
 		return "", "", fmt.Errorf("revision %s: go build ./cmd/compacteval: %v\n%s", rev, berr, bytes.TrimSpace(out))
 	}
@@ -78,6 +93,9 @@ func (r *revBuilds) close() error {
 	}
 	err := os.RemoveAll(r.tmp)
 	r.tmp = ""
+	if r.unhook != nil {
+		r.unhook()
+	}
 	return err
 }
 
