@@ -20,7 +20,8 @@ const defaultCorpus = "corpus/cases"
 
 const corpusUsage = `Usage: compacteval corpus <lint|stats|list|fmt> [flags] [DIR]
 
-DIR is a folder of case files (default corpus/cases); corpus/FORMAT.md describes them.
+DIR is a folder of case files, or embedded for the corpus inside this binary (the default
+where there is no corpus/cases folder; fmt needs a folder); corpus/FORMAT.md describes them.
 Every subcommand takes -max-case-bytes N (default 8388608): a larger case file is a problem
 naming it, and is not read.
 
@@ -66,6 +67,9 @@ func runCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func corpusDir(name string, args []string, stderr io.Writer) (string, bool) {
 	switch len(args) {
 	case 0:
+		if _, err := os.Stat(defaultCorpus); err != nil && name != "fmt" {
+			return corpus.EmbeddedLabel, true // outside this checkout: the corpus the binary carries
+		}
 		return defaultCorpus, true
 	case 1:
 		return args[0], true
@@ -92,10 +96,16 @@ func caseLimit(fs *flag.FlagSet, stderr io.Writer) func() (restore func(), ok bo
 
 // loadCorpus loads dir; problems in files are returned, an unreadable dir is an error.
 func loadCorpus(dir string) ([]*corpus.Case, corpus.Problems, error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, err
+	var cases []*corpus.Case
+	var err error
+	if dir == corpus.EmbeddedLabel {
+		cases, err = corpus.LoadFS(corpus.Embedded(), corpus.EmbeddedLabel)
+	} else {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, nil, err
+		}
+		cases, err = corpus.Load(dir)
 	}
-	cases, err := corpus.Load(dir)
 	var ps corpus.Problems
 	if errors.As(err, &ps) {
 		return cases, ps, nil
@@ -276,6 +286,10 @@ func runCorpusFmt(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	dir, ok := corpusDir("fmt", fs.Args(), stderr)
+	if ok && dir == corpus.EmbeddedLabel {
+		fmt.Fprintln(stderr, "compacteval corpus fmt: the embedded corpus is part of the binary; give a folder of case files")
+		return exitError
+	}
 	if !ok {
 		return exitError
 	}
