@@ -251,10 +251,15 @@ func collapseNewlines(s string, min int) string {
 		return s
 	}
 	var b strings.Builder
+	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		if s[i] != '\n' {
-			b.WriteByte(s[i])
-			i++
+			j := strings.IndexByte(s[i:], '\n')
+			if j < 0 {
+				j = len(s) - i
+			}
+			b.WriteString(s[i : i+j])
+			i += j
 			continue
 		}
 		j := i

@@ -117,8 +117,10 @@ func Run(opt Options) (*report.Report, error) {
 			return nil, fmt.Errorf("drift: no well-formed case in %s to mutate (give -drift-n 0 to skip drift)", r.Corpus.Dir)
 		}
 		progress(StageDrift, 0, 2)
-		if err := prefetch(exs, drift.Responses(pairs, opt.DriftSeed, opt.DriftN)); err != nil {
-			return nil, err
+		if anyExternal(exs) {
+			if err := prefetch(exs, drift.Responses(pairs, opt.DriftSeed, opt.DriftN)); err != nil {
+				return nil, err
+			}
 		}
 		progress(StageDrift, 1, 2)
 		r.Drift = drift.Matrix(pairs, compacts(exs), opt.DriftSeed, opt.DriftN)
@@ -217,6 +219,15 @@ func prefetch(exs []*extractor.Extractor, texts []string) error {
 		return fmt.Errorf("%w: %w", ErrExtractor, err)
 	}
 	return nil
+}
+
+func anyExternal(exs []*extractor.Extractor) bool {
+	for _, ex := range exs {
+		if ex.External() {
+			return true
+		}
+	}
+	return false
 }
 
 func failure(exs []*extractor.Extractor) error {
