@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,10 +144,26 @@ func (s *factSet) message(i int, m corpus.Message) {
 	}
 }
 
+// slashCommand is a slash command typed at the start of a line or inside a tag
+// (<command-name>/compact</command-name>): no path.
+var slashCommand = regexp.MustCompile(`(?m)(^|>)([ \t]*)/[A-Za-z][A-Za-z0-9_-]*([\s<]|$)`)
+
+// withoutMarkup returns text without what looks like a path and is not: closing tags
+// (</div> would give /div) and slash commands.
+func withoutMarkup(text string) string {
+	if strings.Contains(text, "</") {
+		text = strings.ReplaceAll(text, "</", "< ")
+	}
+	if strings.Contains(text, "/") {
+		text = slashCommand.ReplaceAllString(text, "$1$2$3")
+	}
+	return text
+}
+
 // prose extracts every kind of fact but requests from free text.
 func (s *factSet) prose(i int, text string, strong bool) {
 	s.lines(i, text, strong)
-	scanChunks(text, func(chunk string, call bool) {
+	scanChunks(withoutMarkup(text), func(chunk string, call bool) {
 		s.chunk(i, chunk, call, strong)
 	})
 }
@@ -309,6 +326,9 @@ func urlKey(c string, sep int) (key, shown string, ok bool) {
 		rest = rest[:j]
 	}
 	rest = strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(rest), "www."), "/")
+	if j := strings.IndexByte(rest, '?'); j >= 0 && strings.Contains(rest[j:], "[redacted") {
+		rest = rest[:j] // a redacted credential in the query is no part of the fact
+	}
 	if len(rest) < 4 || !strings.ContainsAny(rest, "./") {
 		return "", "", false
 	}

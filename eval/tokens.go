@@ -106,7 +106,9 @@ func pathCandidate(c string, lenient bool) (key string, sure, ok bool) {
 		ok = len(p) >= 3
 	default:
 		ok = dir || strings.Count(p, "/") >= 2
-		if !ok && strings.Count(p, "/") == 1 && !strings.HasPrefix(p, "/") && !strings.HasSuffix(p, "/") {
+		if !ok && strings.Count(p, "/") == 1 && !strings.HasPrefix(p, "/") && !strings.HasSuffix(p, "/") || ok && !dir && wordList(p) {
+			// src/app, save/load/delete, Develop/Explore/Synthesize: only an occurrence of a
+			// path written in a surer form elsewhere.
 			return strings.ToLower(p), false, true
 		}
 	}
@@ -114,6 +116,22 @@ func pathCandidate(c string, lenient bool) (key string, sure, ok bool) {
 		return "", false, false
 	}
 	return strings.ToLower(p), true, true
+}
+
+// wordList reports whether every component of p is a word of letters only, as in
+// slash-separated alternatives (save/load/delete).
+func wordList(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		if part == "" {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if !isLetter(part[i]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func pathChars(c string) bool {
