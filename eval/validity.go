@@ -93,8 +93,8 @@ func (v Validity) Tallies() map[string]*[3]Tally {
 
 // Validate checks that scores rank each real summary above its ablations (see Ablations)
 // and the shuffle equal to it. The other-case ablation of an input takes the summary of the
-// next input, in order and wrapping around, that has a summary and a different
-// conversation.
+// next input, in order and wrapping around, that has a summary, a different conversation
+// and comes from another file (two compactions of one session share much of theirs).
 func Validate(ins []Input, opt Options) Validity {
 	v := Validity{Pairs: []Pair{}, Skipped: []string{}}
 	summaries := make([]string, len(ins))
@@ -118,7 +118,7 @@ func Validate(ins []Input, opt Options) Validity {
 		other := ""
 		for k := 1; k < len(ins); k++ {
 			j := (i + k) % len(ins)
-			if found[j] && prints[j] != prints[i] {
+			if found[j] && prints[j] != prints[i] && sessionOf(ins[j].Source) != sessionOf(in.Source) {
 				other = summaries[j]
 				break
 			}
@@ -143,6 +143,14 @@ func Validate(ins []Input, opt Options) Validity {
 		}
 	}
 	return v
+}
+
+// sessionOf returns the file a Source names: FILE for FILE:LINE.
+func sessionOf(source string) string {
+	if j := strings.LastIndexByte(source, ':'); j > 0 && strings.Trim(source[j+1:], "0123456789") == "" {
+		return source[:j]
+	}
+	return source
 }
 
 func measures(r Result) [3]string {
