@@ -55,6 +55,13 @@ func (c copySource) add(text string) {
 	}
 }
 
+// quotable reports whether a line is an error message, which a summary is asked to quote
+// exactly: copying one is no copying of the conversation.
+func quotable(line string) bool {
+	_, _, ok := errorKeys(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*>•`")))
+	return ok
+}
+
 // minCopiedLine is the shortest normalized line that counts as copied when a message has
 // it whole.
 const minCopiedLine = 12
@@ -78,9 +85,10 @@ func hashWords(words []string) uint64 {
 // whole line, else those in a run of CopyRun or more words shared with a message. The gaps
 // become line breaks so that no fact matches across them. User messages count as sources
 // unless userSection (a line where the summary lists the user's messages or
-// constraints). It also returns how many words were copied of how many. The result depends
+// constraints). With quotes, an error message is not masked: a summary is asked to quote
+// errors exactly, though not as its account of recent work. It also returns how many words were copied of how many. The result depends
 // on the line alone (and the headings above it), so removing other lines never changes it.
-func (s copySources) maskCopied(line string, userSection bool) (kept string, copied, words int) {
+func (s copySources) maskCopied(line string, userSection, quotes bool) (kept string, copied, words int) {
 	type field struct {
 		start, end int
 		norm       string
@@ -98,6 +106,9 @@ func (s copySources) maskCopied(line string, userSection bool) (kept string, cop
 		} else if start < 0 {
 			start = i
 		}
+	}
+	if quotes && quotable(line) {
+		return line, 0, len(fs)
 	}
 	sources := []copySource{s.others}
 	if !userSection {

@@ -220,14 +220,15 @@ func (p *prepared) score(summary string, r Result) Result {
 			continue
 		}
 		all.WriteString(l.text + "\n")
-		kept, copied, words := p.copies.maskCopied(l.text, userSection(l))
+		kept, copied, words := p.copies.maskCopied(l.text, userSection(l), false)
 		r.Copied.Hit += copied
 		r.Copied.Of += words
-		credited.WriteString(kept + "\n")
 		if recentLine(l) {
 			recent.WriteString(kept + "\n")
 		}
-		kept, _, _ = p.copies.maskCopied(l.text, true)
+		kept, _, _ = p.copies.maskCopied(l.text, userSection(l), true)
+		credited.WriteString(kept + "\n")
+		kept, _, _ = p.copies.maskCopied(l.text, true, true)
 		userOK.WriteString(kept + "\n")
 	}
 	whole := newSummaryIndex(all.String()) // for what the summary re-tells: copying is no excuse
