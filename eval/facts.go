@@ -326,7 +326,7 @@ func urlKey(c string, sep int) (key, shown string, ok bool) {
 		rest = rest[:j]
 	}
 	rest = strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(rest), "www."), "/")
-	if j := strings.IndexByte(rest, '?'); j >= 0 && strings.Contains(rest[j:], "[redacted") {
+	if j := strings.IndexByte(rest, '?'); j >= 0 && (strings.Contains(rest[j:], "[redacted") || strings.HasSuffix(rest, "=")) {
 		rest = rest[:j] // a redacted credential in the query is no part of the fact
 	}
 	if len(rest) < 4 || !strings.ContainsAny(rest, "./") {

@@ -131,10 +131,14 @@ func opensWithNegation(clause string) bool {
 	for len(words) > 0 && leadWords[words[0]] {
 		words = words[1:]
 	}
-	if len(words) > 0 && (words[0] == "no" || words[0] == "not") {
-		// "no, that's horrible": an interjection, not a prohibition.
-		if j := strings.Index(clause, words[0]); j >= 0 && j+len(words[0]) < len(clause) && strings.ContainsRune(",.!", rune(clause[j+len(words[0])])) {
-			return false
+	if len(words) > 0 && words[0] == "no" {
+		// "no, that's horrible": an interjection, not a prohibition; what follows it may
+		// still be one.
+		if j := strings.Index(clause, "no"); j >= 0 && j+2 < len(clause) && strings.ContainsRune(",.!", rune(clause[j+2])) {
+			words = words[1:]
+			for len(words) > 0 && leadWords[words[0]] {
+				words = words[1:]
+			}
 		}
 	}
 	rest := strings.Join(words, " ")
