@@ -141,3 +141,34 @@ func TestCopiedTextEarnsNothing(t *testing.T) {
 		t.Errorf("copied summary coverage %v, boundary %v; own words %v, %v: copying must earn less", cp.Coverage, cp.BoundaryCoverage, ow.Coverage, ow.BoundaryCoverage)
 	}
 }
+
+func TestRedactLinesFindsSecretsInToolOutput(t *testing.T) {
+	// Tool output is redacted line by line where a line may hold a secret; the secrets
+	// of a .env file read and of a curl command are still found.
+	gh := "ghp_" + strings.Repeat("aB3", 12)
+	out := "APP_ENV=dev\nGITHUB_TOKEN=" + gh + "\nfunc loadToken(ctx context.Context) error {\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----\n"
+	red, secrets := redactLines(out)
+	if strings.Contains(red, gh) || strings.Contains(red, "MIIEowIBAAKCAQEA7") {
+		t.Errorf("redactLines left a secret:\n%s", red)
+	}
+	if !strings.Contains(red, "func loadToken(ctx context.Context) error {") || !strings.Contains(red, "APP_ENV=dev") {
+		t.Errorf("redactLines changed text that holds no secret:\n%s", red)
+	}
+	if leakedSecrets("the token is "+gh, secrets) != 1 {
+		t.Errorf("leakedSecrets does not find the token among %d secrets", len(secrets))
+	}
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"Authorization: Bearer abcdefgh12345678", true},
+		{"export API_KEY=x1y2", true},
+		{"https://admin:hunter2@db.internal/app", true},
+		{"\tif err := s.loadToken(ctx, id); err != nil {", false},
+		{"the key idea is to keep it small", false},
+	} {
+		if got := mayHoldSecret(tc.line); got != tc.want {
+			t.Errorf("mayHoldSecret(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}

@@ -100,12 +100,16 @@ func redactMessages(msgs []corpus.Message) ([]corpus.Message, []secret) {
 	out := make([]corpus.Message, len(msgs))
 	for i, m := range msgs {
 		var s []secret
-		m.Text, s = redactText(m.Text)
+		if m.Role == corpus.RoleTool {
+			m.Text, s = redactLines(m.Text)
+		} else {
+			m.Text, s = redactText(m.Text)
+		}
 		all = append(all, s...)
 		if len(m.ToolCalls) > 0 {
 			calls := make([]corpus.ToolCall, len(m.ToolCalls))
 			for j, tc := range m.ToolCalls {
-				tc.Input, s = redactText(tc.Input)
+				tc.Input, s = redactLines(tc.Input)
 				all = append(all, s...)
 				calls[j] = tc
 			}
@@ -114,6 +118,91 @@ func redactMessages(msgs []corpus.Message) ([]corpus.Message, []secret) {
 		out[i] = m
 	}
 	return out, all
+}
+
+// redactLines is redactText for long tool output: only the lines that may hold a secret
+// (a long token of letters and digits, a word that names a secret next to a value, a URL
+// with a user) go through the redactor, which is too slow to read megabytes of file
+// contents and logs in full. A text with a PEM private key is redacted whole.
+func redactLines(text string) (string, []secret) {
+	if strings.Contains(text, "PRIVATE KEY") {
+		return redactText(text)
+	}
+	var out []secret
+	var b strings.Builder
+	changed := false
+	for off := 0; off < len(text); {
+		end := len(text)
+		if j := strings.IndexByte(text[off:], '\n'); j >= 0 {
+			end = off + j + 1
+		}
+		line := text[off:end]
+		if mayHoldSecret(line) {
+			red, s := redactText(line)
+			if red != line {
+				changed = true
+			}
+			out = append(out, s...)
+			line = red
+		}
+		b.WriteString(line)
+		off = end
+	}
+	if !changed {
+		return text, out
+	}
+	return b.String(), out
+}
+
+// secretWords are the words next to which secrets are written.
+var secretWords = []string{"key", "token", "secret", "pass", "auth", "bearer", "private", "credential", "pwd", "xox"}
+
+// mayHoldSecret reports whether a line may hold a secret: a token of 20 or more letters,
+// digits, "_" and "-" with both a letter and a digit, a word that names a secret with a
+// "=" or ":" after it (bearer: any value), or a URL with a user.
+func mayHoldSecret(line string) bool {
+	run, letter, digit := 0, false, false
+	for i := 0; i <= len(line); i++ {
+		if i < len(line) {
+			if c := line[i]; isLetter(c) || isDigit(c) || c == '_' || c == '-' {
+				run++
+				letter = letter || isLetter(c)
+				digit = digit || isDigit(c)
+				continue
+			}
+		}
+		if run >= 20 && letter && digit {
+			return true
+		}
+		run, letter, digit = 0, false, false
+	}
+	if strings.Contains(line, "://") && strings.Contains(line, "@") {
+		return true
+	}
+	lower := strings.ToLower(line)
+	for _, w := range secretWords {
+		for from := 0; ; {
+			j := strings.Index(lower[from:], w)
+			if j < 0 {
+				break
+			}
+			k := from + j + len(w)
+			for k < len(lower) && (isLetter(lower[k]) || isDigit(lower[k]) || strings.IndexByte(`_-"'`, lower[k]) >= 0) {
+				k++
+			}
+			for k < len(lower) && lower[k] == ' ' {
+				k++
+			}
+			if k < len(lower) && (lower[k] == '=' || lower[k] == ':' || w == "bearer" && k > from+j+len(w)) {
+				return true
+			}
+			from = k
+			if from >= len(lower) {
+				break
+			}
+		}
+	}
+	return false
 }
 
 // leakedSecrets counts the distinct secrets that summary carries.
