@@ -132,7 +132,9 @@ func TestCopiedTextEarnsNothing(t *testing.T) {
 	}
 	copied := conv[1].Text + "\n" + conv[2].Text
 	own := "Streaming rows via yield_per in jobs/export.py; next: a 10k-row test of run_export."
-	score := func(s string) Result { return Score(Input{ID: "t", Conversation: conv, Cut: 3, Summary: &s}, Options{}) }
+	score := func(s string) Result {
+		return Score(Input{ID: "t", Conversation: conv, Cut: 3, Summary: &s}, Options{})
+	}
 	cp, ow := score(copied), score(own)
 	if v, _ := cp.Copied.Value(); v < 0.9 {
 		t.Errorf("copied summary: copied share %v, want nearly all", cp.Copied)
