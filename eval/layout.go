@@ -100,6 +100,9 @@ func parseLayout(summary string) layout {
 		if !inFence {
 			if level, r, n, name, ok := headingOf(t, inAnalysis); ok {
 				hasName[name] = true
+				if k := knownName(t); k != "" && !inAnalysis {
+					hasName[k] = true
+				}
 				for len(stack) > 0 && stack[len(stack)-1].level >= level {
 					stack = stack[:len(stack)-1]
 				}
