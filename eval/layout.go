@@ -243,7 +243,7 @@ func formatOf(has map[string]bool, hs []heading, anyHeading bool) string {
 		return FormatGemini
 	case has["goal"] && (has["progress"] || has["in progress"] || has["done"] || has["critical context"] || has["key decisions"] || has["constraints"] || has["next step"]):
 		return FormatPiSummary
-	case has["work completed"] || has["context for continuing"]:
+	case len(nine) >= 3 && (has["work completed"] || has["context for continuing"]):
 		return FormatClaudePartial
 	case len(nine) >= 3:
 		return FormatClaudeFull
