@@ -10,7 +10,7 @@ import (
 
 // CopyRun is the length in words of the shortest run a summary shares with an assistant or
 // tool message that counts as copied text.
-const CopyRun = 8
+const CopyRun = 12
 
 // copySource holds what a summary must not copy from some messages: the hashes of every
 // run of CopyRun words and of every whole line (normalized, 12 characters or more).

@@ -119,7 +119,7 @@
 //
 // # Copied text
 //
-// Words of the summary that lie in a run of CopyRun (8) or more words shared with an
+// Words of the summary that lie in a run of CopyRun (12) or more words shared with an
 // assistant or tool message, and lines that a message holds whole (12 characters or
 // more), are copied: Result.Copied is their share of the summary's words, and they earn no
 // coverage or boundary coverage. The user's words count as copied too except in the
