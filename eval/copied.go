@@ -20,7 +20,8 @@ type copySource struct {
 
 // copySources holds the assistant and tool messages (text and tool call inputs) apart from
 // the user's: the instruction asks for the user's messages and for their security
-// constraints word for word, so copying them is credited where a summary lists them.
+// constraints word for word, so a quote of the user's words is no copy, and only a user's
+// line copied whole outside the sections that list them is.
 type copySources struct {
 	others, user copySource
 }
@@ -31,23 +32,26 @@ func newCopySources(msgs []corpus.Message) copySources {
 		user:   copySource{map[uint64]struct{}{}, map[uint64]struct{}{}},
 	}
 	for _, m := range msgs {
-		dst := s.others
-		if m.Role == corpus.RoleUser {
+		dst, runs := s.others, m.Role != corpus.RoleUser
+		if !runs {
 			dst = s.user
 		}
-		dst.add(m.Text)
+		dst.add(m.Text, runs)
 		for _, tc := range m.ToolCalls {
-			dst.add(tc.Input)
+			dst.add(tc.Input, runs)
 		}
 	}
 	return s
 }
 
-func (c copySource) add(text string) {
+func (c copySource) add(text string, runs bool) {
 	for _, line := range strings.Split(text, "\n") {
 		if n := normText(line); len(n) >= minCopiedLine {
 			c.lines[hashString(n)] = struct{}{}
 		}
+	}
+	if !runs {
+		return
 	}
 	words := strings.Fields(normText(text))
 	for i := 0; i+CopyRun <= len(words); i++ {
@@ -81,12 +85,12 @@ func hashWords(words []string) uint64 {
 	return h.Sum64()
 }
 
-// maskCopied returns line without its copied words: all of them when a message has the
-// whole line, else those in a run of CopyRun or more words shared with a message. The gaps
-// become line breaks so that no fact matches across them. User messages count as sources
-// unless userSection (a line where the summary lists the user's messages or
-// constraints). With quotes, an error message is not masked: a summary is asked to quote
-// errors exactly, though not as its account of recent work. It also returns how many words were copied of how many. The result depends
+// maskCopied returns line without its copied words: all of them when an assistant or tool
+// message has the whole line (or a user message has it and the line is not in a
+// userSection, where the summary lists the user's messages or constraints), else those in
+// a run of CopyRun or more words shared with an assistant or tool message. The gaps become
+// line breaks so that no fact matches across them. With quotes, an error message in a
+// longer line is not masked: a summary is asked to quote errors exactly. It also returns how many words were copied of how many. The result depends
 // on the line alone (and the headings above it), so removing other lines never changes it.
 func (s copySources) maskCopied(line string, userSection, quotes bool) (kept string, copied, words int) {
 	type field struct {
@@ -107,9 +111,6 @@ func (s copySources) maskCopied(line string, userSection, quotes bool) (kept str
 			start = i
 		}
 	}
-	if quotes && quotable(line) {
-		return line, 0, len(fs)
-	}
 	sources := []copySource{s.others}
 	if !userSection {
 		sources = append(sources, s.user)
@@ -122,7 +123,7 @@ func (s copySources) maskCopied(line string, userSection, quotes bool) (kept str
 			}
 		}
 	}
-	if len(fs) < CopyRun {
+	if len(fs) < CopyRun || quotes && quotable(line) {
 		return line, 0, len(fs)
 	}
 	covered := make([]bool, len(fs))
@@ -131,13 +132,9 @@ func (s copySources) maskCopied(line string, userSection, quotes bool) (kept str
 		for k := range run {
 			run[k] = fs[i+k].norm
 		}
-		h := hashWords(run)
-		for _, src := range sources {
-			if _, ok := src.runs[h]; ok {
-				for k := i; k < i+CopyRun; k++ {
-					covered[k] = true
-				}
-				break
+		if _, ok := s.others.runs[hashWords(run)]; ok {
+			for k := i; k < i+CopyRun; k++ {
+				covered[k] = true
 			}
 		}
 	}

@@ -120,13 +120,14 @@
 // # Copied text
 //
 // Words of the summary that lie in a run of CopyRun (12) or more words shared with an
-// assistant or tool message, and lines that a message holds whole (12 characters or
+// assistant or tool message, and lines that such a message holds whole (12 characters or
 // more), are copied: Result.Copied is their share of the summary's words, and they earn no
-// coverage or boundary coverage. The user's words count as copied too except in the
+// coverage or boundary coverage. A user's line copied whole counts as copied outside the
 // sections that list the user's messages and constraints (1, 6, pi's Constraints &
-// Preferences), and constraints_verbatim reads them everywhere: the instruction asks for
-// them word for word. An error message may be quoted exactly outside the recent part.
-// tail_leakage reads the summary with its copied text: copying the tail is re-telling it.
+// Preferences); shorter quotes of the user are not, and constraints_verbatim reads the
+// user's words everywhere: the instruction asks for them word for word. An error message
+// within a longer line may be quoted exactly. tail_leakage reads the summary with its
+// copied text: copying the tail is re-telling it.
 //
 // # Measures
 //

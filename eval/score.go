@@ -220,15 +220,16 @@ func (p *prepared) score(summary string, r Result) Result {
 			continue
 		}
 		all.WriteString(l.text + "\n")
-		kept, copied, words := p.copies.maskCopied(l.text, userSection(l), false)
+		kept, copied, words := p.copies.maskCopied(l.text, userSection(l), true)
 		r.Copied.Hit += copied
 		r.Copied.Of += words
+		credited.WriteString(kept + "\n")
 		if recentLine(l) {
 			recent.WriteString(kept + "\n")
 		}
-		kept, _, _ = p.copies.maskCopied(l.text, userSection(l), true)
-		credited.WriteString(kept + "\n")
-		kept, _, _ = p.copies.maskCopied(l.text, true, true)
+		if !userSection(l) {
+			kept, _, _ = p.copies.maskCopied(l.text, true, true)
+		}
 		userOK.WriteString(kept + "\n")
 	}
 	whole := newSummaryIndex(all.String()) // for what the summary re-tells: copying is no excuse

@@ -118,10 +118,14 @@ func pathCandidate(c string, lenient bool) (key string, sure, ok bool) {
 	return strings.ToLower(p), true, true
 }
 
-// wordList reports whether every component of p is a word of letters only, as in
-// slash-separated alternatives (save/load/delete).
+// wordList reports whether p is slash-separated alternatives rather than a path: every
+// component a word of letters only, and either all of them capitalized
+// (Develop/Explore/Synthesize, POST/PUT/PATCH) or, lowercase, none of them a usual folder
+// name (save/load/delete, but not packages/auth/src or config/crd/bases).
 func wordList(p string) bool {
-	for _, part := range strings.Split(p, "/") {
+	parts := strings.Split(p, "/")
+	capitalized, folder := true, false
+	for _, part := range parts {
 		if part == "" {
 			return false
 		}
@@ -130,9 +134,22 @@ func wordList(p string) bool {
 				return false
 			}
 		}
+		capitalized = capitalized && isUpper(part[0])
+		folder = folder || folderNames[strings.ToLower(part)]
 	}
-	return true
+	return capitalized || !folder
 }
+
+// folderNames are folder names that make a slash-separated run of words a path.
+var folderNames = set(
+	"src", "lib", "libs", "app", "apps", "packages", "pkg", "internal", "cmd", "test", "tests",
+	"spec", "config", "configs", "bin", "docs", "doc", "scripts", "build", "dist", "target",
+	"components", "pages", "api", "server", "client", "web", "public", "static", "assets",
+	"vendor", "node_modules", "migrations", "db", "deploy", "infra", "tools", "examples",
+	"include", "modules", "services", "handlers", "models", "views", "routes", "utils",
+	"release", "debug", "bases", "crates", "core", "common", "shared", "fixtures", "testdata",
+	"home", "usr", "etc", "var", "opt", "tmp", "charts", "templates", "hooks", "middleware",
+)
 
 func pathChars(c string) bool {
 	letter := false
