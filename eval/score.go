@@ -79,8 +79,8 @@ type Result struct {
 
 	// Coverage is the share of the facts of the summarized messages that the summary
 	// holds. BoundaryCoverage is the share of the facts of the window that the summary's
-	// account of recent work holds: its Current Work and Optional Next Step sections (the
-	// last third of a summary without section headings). CoverageCurve is coverage by
+	// recent part holds: where its format puts recent work (the package documentation
+	// lists them; a summary without known headings is read whole). CoverageCurve is coverage by
 	// decile of the summarized messages, a fact counted where it was last said.
 	Coverage         Share     `json:"coverage"`
 	BoundaryCoverage Share     `json:"boundary_coverage"`

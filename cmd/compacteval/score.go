@@ -16,11 +16,12 @@ const scoreUsage = `Usage: compacteval score [-json] [-strict] [-extractor NAME]
 
 Scores how well each summary covers the conversation before its kept tail, with no model in
 the loop: the facts of the summarized messages it holds (coverage), of the work just before
-the cut that its Current Work and Next Step sections hold (boundary), the kept tail it
-re-tells (leak), the user's messages it represents, the user's security constraints it
-keeps word for word, assistant text it presents as the user's, its sections and format, the
-share of it copied from the messages, secrets of the conversation it carries, and the
-headline score. The rules are in the package documentation of eval (go doc ./eval).
+the cut that its recent part holds (boundary: Current Work and Next Step, pi's In Progress
+and Next Steps, ... by format), the kept tail it re-tells (leak), the user's messages it
+represents, the user's security constraints it keeps word for word, assistant text it
+presents as the user's, its format, the share of it copied from the messages, secrets of
+the conversation it carries, and the headline score. The rules are in the package
+documentation of eval (go doc ./eval).
 
 PATH is one of:
   a corpus folder or case file   every case with a conversation; the response goes through
