@@ -227,7 +227,7 @@ func (s *factSet) toolCall(i int, tc corpus.ToolCall) {
 		}
 	}
 	if isShellTool(tc.Name) {
-		for _, line := range strings.Split(in, "\n") {
+		for _, line := range scriptLines(in) {
 			s.command(i, line, true)
 		}
 		return
@@ -273,7 +273,7 @@ func (s *factSet) jsonString(i int, key, val string) {
 			}
 		}
 	case key == "command" || key == "cmd" || key == "script":
-		for _, line := range strings.Split(val, "\n") {
+		for _, line := range scriptLines(val) {
 			s.command(i, line, true)
 		}
 	case codeFields[key]:
@@ -299,6 +299,56 @@ var codeFields = map[string]bool{
 	"content": true, "contents": true, "new_string": true, "old_string": true, "new_str": true,
 	"old_str": true, "patch": true, "diff": true, "code": true, "file_text": true,
 	"insert_text": true, "text": true, "newtext": true, "oldtext": true, "replacement": true,
+}
+
+// scriptLines returns the lines of a shell script that start a command: not the body of
+// a here-document (cat <<'EOF' ... EOF) or the continuation of a quoted string that spans
+// lines (git commit -m "subject<newline>body"), whose lines are text, not commands.
+func scriptLines(script string) []string {
+	var out []string
+	heredoc := ""
+	var quote byte
+	for _, line := range strings.Split(script, "\n") {
+		if heredoc != "" {
+			if strings.TrimSpace(line) == heredoc {
+				heredoc = ""
+			}
+			continue
+		}
+		if quote == 0 {
+			out = append(out, line)
+		}
+		quote = openQuote(line, quote)
+		if j := strings.Index(line, "<<"); j >= 0 && !strings.HasPrefix(line[j:], "<<<") {
+			w := strings.TrimLeft(line[j+2:], "- ")
+			if f := strings.Fields(w); len(f) > 0 {
+				if word := strings.Trim(f[0], `'"`+")"); word != "" && (isLetter(word[0]) || word[0] == '_') {
+					heredoc = word
+				}
+			}
+		}
+	}
+	return out
+}
+
+// openQuote returns the quote still open at the end of line, given the one open at its start.
+func openQuote(line string, quote byte) byte {
+	for j := 0; j < len(line); j++ {
+		c := line[j]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				j++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			j++
+		}
+	}
+	return quote
 }
 
 func isShellTool(name string) bool {

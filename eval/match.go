@@ -119,7 +119,7 @@ func (x *summaryIndex) addPath(c string) {
 		return
 	}
 	p := strings.ToLower(strings.TrimPrefix(strings.TrimRight(c, "/"), "./"))
-	if p == "" || !strings.Contains(p, "/") && !isFileName(p) {
+	if p == "" || !strings.Contains(p, "/") && !isFileName(p) && !dotfile(p) {
 		return
 	}
 	x.paths[p] = true
@@ -135,6 +135,12 @@ func (x *summaryIndex) addPath(c string) {
 		}
 	}
 	x.suffixes[p] = true
+}
+
+// dotfile reports whether p names a dotfile (.dialyzerignore, .eslintrc.json): a summary
+// naming one names the file, whatever the list of known names says.
+func dotfile(p string) bool {
+	return len(p) >= 3 && p[0] == '.' && isLetter(p[1])
 }
 
 // mentions is holds without the rule that a plain name must be written as code: whether

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -171,6 +172,42 @@ func TestRedactLinesFindsSecretsInToolOutput(t *testing.T) {
 	} {
 		if got := mayHoldSecret(tc.line); got != tc.want {
 			t.Errorf("mayHoldSecret(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestFactsNoiseInScripts(t *testing.T) {
+	// Found on real Claude Code sessions: the lines of a commit message written through a
+	// here-document or a quoted string that spans lines became commands ("Note: ...",
+	// "Co-Authored-By: ..."), and an anonymizer's REDACTED_EMAIL an identifier.
+	script := "git add -A && git commit -m \"$(cat <<'EOF'\nfeat: trace the hooks\n\nNote: dialyzer false positive kept in .dialyzerignore\nCo-Authored-By: Bot <REDACTED_EMAIL>\nEOF\n)\"\ngo test ./internal/trace/...\ngit commit -m \"subject\n\nbody line here explained\"\nmake lint"
+	msg := corpus.Message{Role: "assistant", ToolCalls: []corpus.ToolCall{{ID: "1", Name: "Bash", Input: `{"command":` + strconvQuote(script) + `}`}}}
+	got := factKeys(Facts([]corpus.Message{msg}, nil))
+	for _, bad := range []string{"command note: dialyzer false", "command co-authored-by: bot <redacted_email>", "identifier redacted_email", "command body line here", "command feat: trace the"} {
+		if slices.Contains(got, bad) {
+			t.Errorf("Facts(commit script) has %q; all: %v", bad, got)
+		}
+	}
+	for _, good := range []string{"command git add", "command go test ./internal/trace/...", "command make lint"} {
+		if !slices.Contains(got, good) {
+			t.Errorf("Facts(commit script) lacks %q; all: %v", good, got)
+		}
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func TestDotfileInSummary(t *testing.T) {
+	// A summary that names .dialyzerignore names /repo/.dialyzerignore; the file name was
+	// not in the list of known ones, so the summary's mention was not read as a path.
+	f := Facts([]corpus.Message{{Role: "user", Text: "see /srv/app/.dialyzerignore"}}, nil)
+	x := newSummaryIndex("Created `.dialyzerignore` (new).")
+	for i := range f {
+		if f[i].Kind == KindPath && !x.holds(&f[i]) {
+			t.Errorf("summary naming .dialyzerignore does not hold %q", f[i].key)
 		}
 	}
 }

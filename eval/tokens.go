@@ -231,6 +231,9 @@ type ident struct {
 // characters written as a call or signature (run( when call is set). Plain words, version
 // numbers and e.g. are not.
 func identifier(c string, call bool) (ident, bool) {
+	if strings.HasPrefix(c, "REDACTED") {
+		return ident{}, false // an anonymizer's marker (REDACTED_EMAIL), no name of the conversation
+	}
 	parts := splitQualified(c)
 	if parts == nil {
 		return ident{}, false
