@@ -3,71 +3,180 @@ package eval
 import (
 	"fmt"
 	"hash/fnv"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/compacteval/compacteval/corpus"
 )
 
 // Ablation names: the deliberately worse summaries a valid score must rank below the real
-// one.
+// one, and the shuffle it must rank the same.
 const (
-	AblationOtherCase     = "other-case"         // the summary of another conversation
-	AblationLastThirdCut  = "last-third-removed" // the summary without its last third
-	AblationTailOnly      = "tail-only"          // a summary written only from the kept tail
-	AblationNoCurrentWork = "no-current-work"    // the summary without section 8
+	AblationOtherCase    = "other-case"            // the summary of another conversation
+	AblationLastThirdCut = "last-third-cut"        // the summary without its last third of lines
+	AblationHalfSections = "half-sections-dropped" // every second top-level section removed
+	AblationVague        = "vague"                 // a two-line summary that names nothing
+	AblationCopyLast     = "copy-of-last-messages" // the last messages before the cut, copied, as long as the summary
+	AblationTailOnly     = "tail-only"             // a summary written only from the kept tail
+	AblationShuffled     = "sections-shuffled"     // the same sections in another order: must tie
 )
 
-// Ablation is one deliberately worse summary.
+// AblationNames lists the ablations in the order Ablations returns them.
+var AblationNames = []string{AblationOtherCase, AblationLastThirdCut, AblationHalfSections, AblationVague, AblationCopyLast, AblationTailOnly, AblationShuffled}
+
+// VagueSummary is the text of the vague ablation.
+const VagueSummary = "The user and the assistant worked on the project and made good progress.\nThe remaining work will continue in the next session."
+
+// Ablation is one deliberately worse (or, shuffled, equal) summary.
 type Ablation struct {
 	Name    string
 	Summary string
-	// Removed is the text the ablation cut out of the real summary; empty for the
-	// ablations that replace it.
-	Removed string
+	// Removed lists the lines of the real summary (indexes in its layout) a deletion
+	// ablation removed; nil for the ablations that replace or reorder it.
+	Removed []int
 }
 
-// Ablations returns the ablations of summary, the real summary of in: other (another
-// conversation's summary; "" leaves it out), summary without its last third (by lines, or
-// by characters under three lines), a summary of in's kept tail alone under the nine
-// headings (left out when nothing is kept), and summary without section 8 (left out when
-// it has none).
+// Ablations returns the ablations of summary, the real summary of in, in AblationNames
+// order. other is another conversation's summary ("" leaves that one out); tail-only is
+// left out when nothing is kept, shuffled when the summary has fewer than two top-level
+// sections.
 func Ablations(in Input, summary, other string, opt Options) []Ablation {
 	var out []Ablation
 	if other != "" {
 		out = append(out, Ablation{Name: AblationOtherCase, Summary: other})
 	}
-	kept, removed := splitLastThird(summary)
-	out = append(out, Ablation{AblationLastThirdCut, kept, removed})
+	lay := parseLayout(summary)
+	n := len(lay.lines)
+	cutLines := make([]int, 0, n/3)
+	for i := n - n/3; i < n; i++ {
+		cutLines = append(cutLines, i)
+	}
+	out = append(out, deletion(lay, AblationLastThirdCut, cutLines))
+	out = append(out, deletion(lay, AblationHalfSections, halfSections(lay)))
+	out = append(out, Ablation{Name: AblationVague, Summary: VagueSummary})
 	cut := in.Cut
 	if cut < 0 {
 		cut = Boundary(in.Conversation, opt.keepTokens())
 	}
+	cut = min(cut, len(in.Conversation))
+	out = append(out, Ablation{Name: AblationCopyLast, Summary: copyLast(in.Conversation[:cut], len(summary))})
 	if cut < len(in.Conversation) {
 		out = append(out, Ablation{Name: AblationTailOnly, Summary: tailOnlySummary(in.Conversation[cut:])})
 	}
-	if s, ok := WithoutSection(summary, 8); ok {
-		section := ""
-		for _, h := range findHeadings(summary) {
-			if h.n == 8 {
-				section += summary[h.start:h.end]
-			}
-		}
-		out = append(out, Ablation{AblationNoCurrentWork, s, section})
+	if s, ok := shuffled(lay, in.ID); ok {
+		out = append(out, Ablation{Name: AblationShuffled, Summary: s})
 	}
 	return out
 }
 
-// splitLastThird splits s before its last third: by lines, or by characters under three
-// lines.
-func splitLastThird(s string) (kept, removed string) {
-	lines := strings.SplitAfter(s, "\n")
-	if len(lines) >= 3 {
-		k := len(lines) - len(lines)/3
-		return strings.Join(lines[:k], ""), strings.Join(lines[k:], "")
+func deletion(lay layout, name string, removed []int) Ablation {
+	drop := make(map[int]bool, len(removed))
+	for _, i := range removed {
+		drop[i] = true
 	}
-	r := []rune(s)
-	k := len(r) - len(r)/3
-	return string(r[:k]), string(r[k:])
+	var kept []string
+	for i, l := range lay.lines {
+		if !drop[i] {
+			kept = append(kept, l.text)
+		}
+	}
+	return Ablation{Name: name, Summary: strings.Join(kept, "\n"), Removed: removed}
+}
+
+// halfSections returns the lines of every second top-level section (the second, the
+// fourth, ...); with fewer than two sections, of every second paragraph, or every second
+// line of a single paragraph.
+func halfSections(lay layout) []int {
+	var units [][2]int
+	if bs := lay.sectionBlocks(); len(bs) >= 2 {
+		units = bs
+	} else {
+		start := -1
+		for i, l := range lay.lines {
+			blank := strings.TrimSpace(l.text) == ""
+			switch {
+			case !blank && start < 0:
+				start = i
+			case blank && start >= 0:
+				units = append(units, [2]int{start, i})
+				start = -1
+			}
+		}
+		if start >= 0 {
+			units = append(units, [2]int{start, len(lay.lines)})
+		}
+		if len(units) < 2 {
+			units = nil
+			for i := range lay.lines {
+				units = append(units, [2]int{i, i + 1})
+			}
+		}
+	}
+	var out []int
+	for k := 1; k < len(units); k += 2 {
+		for i := units[k][0]; i < units[k][1]; i++ {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// shuffled returns the summary with its top-level sections in another order, fixed by id;
+// the text before the first section stays first.
+func shuffled(lay layout, id string) (string, bool) {
+	bs := lay.sectionBlocks()
+	if len(bs) < 2 {
+		return "", false
+	}
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	rng := rand.New(rand.NewPCG(h.Sum64(), 1))
+	perm := rng.Perm(len(bs))
+	identity := true
+	for i, p := range perm {
+		identity = identity && i == p
+	}
+	if identity {
+		perm[0], perm[1] = perm[1], perm[0]
+	}
+	ranges := [][2]int{{0, bs[0][0]}}
+	for _, p := range perm {
+		ranges = append(ranges, bs[p])
+	}
+	if end := bs[len(bs)-1][1]; end < len(lay.lines) {
+		ranges = append(ranges, [2]int{end, len(lay.lines)})
+	}
+	return lay.join(ranges...), true
+}
+
+// copyLast returns the newest messages of msgs, their text and tool call inputs, copied
+// oldest first, cut at the front to budget bytes (at least one line).
+func copyLast(msgs []corpus.Message, budget int) string {
+	var parts []string
+	size := 0
+	for i := len(msgs) - 1; i >= 0 && size < budget; i-- {
+		m := msgs[i]
+		texts := []string{m.Text}
+		for _, tc := range m.ToolCalls {
+			texts = append(texts, tc.Input)
+		}
+		if t := strings.TrimSpace(strings.Join(texts, "\n")); t != "" {
+			parts = append(parts, t)
+			size += len(t) + 1
+		}
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	text := strings.Join(parts, "\n")
+	for len(text) > budget {
+		j := strings.IndexByte(text, '\n')
+		if j < 0 {
+			break
+		}
+		text = text[j+1:]
+	}
+	return text
 }
 
 // tailOnlySummary writes what a summarizer that read only the kept tail could write: the
@@ -95,128 +204,4 @@ func tailOnlySummary(tail []corpus.Message) string {
 		b.WriteString("\n\n")
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// Pair is one comparison of a real summary with an ablation of it.
-type Pair struct {
-	Case     string `json:"case"`
-	Ablation string `json:"ablation"`
-	// Real and Ablated hold coverage and boundary_coverage, in that order.
-	Real    [2]Share `json:"real"`
-	Ablated [2]Share `json:"ablated"`
-	// Outranks reports whether the real summary scores strictly higher on coverage or on
-	// boundary_coverage.
-	Outranks bool `json:"outranks"`
-}
-
-func (p Pair) String() string {
-	return fmt.Sprintf("%s vs %s: coverage %d/%d vs %d/%d, boundary %d/%d vs %d/%d",
-		p.Case, p.Ablation, p.Real[0].Hit, p.Real[0].Of, p.Ablated[0].Hit, p.Ablated[0].Of,
-		p.Real[1].Hit, p.Real[1].Of, p.Ablated[1].Hit, p.Ablated[1].Of)
-}
-
-// Validity is the outcome of Validate.
-type Validity struct {
-	Pairs []Pair `json:"pairs"`
-	// NotApplicable are the ablations that cut out text holding no fact of the summarized
-	// messages (the empty Current Work of a summary that drops recent work): no score can
-	// rank them lower, so they are not pairs.
-	NotApplicable []Pair `json:"not_applicable"`
-	// Skipped are the cases that could not be compared: no summary, or no facts before
-	// the cut.
-	Skipped []string `json:"skipped"`
-}
-
-// Outranked returns how many pairs the real summary won, of all pairs.
-func (v Validity) Outranked() Share {
-	s := Share{Of: len(v.Pairs)}
-	for _, p := range v.Pairs {
-		if p.Outranks {
-			s.Hit++
-		}
-	}
-	return s
-}
-
-// Wrong returns the pairs the real summary did not win.
-func (v Validity) Wrong() []Pair {
-	var out []Pair
-	for _, p := range v.Pairs {
-		if !p.Outranks {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// Validate checks that scores rank each real summary above its ablations. The other-case
-// ablation of an input takes the summary of the next input, in order and wrapping around,
-// that has a summary and a different conversation.
-func Validate(ins []Input, opt Options) Validity {
-	v := Validity{Pairs: []Pair{}, NotApplicable: []Pair{}, Skipped: []string{}}
-	summaries := make([]string, len(ins))
-	prints := make([]uint64, len(ins))
-	results := make([]Result, len(ins))
-	for i, in := range ins {
-		results[i] = Score(in, opt)
-		summaries[i] = in.summary(opt, &Result{})
-		prints[i] = fingerprint(in.Conversation)
-	}
-	for i, in := range ins {
-		got := results[i]
-		if !got.Found || got.Coverage.Of == 0 {
-			v.Skipped = append(v.Skipped, in.ID)
-			continue
-		}
-		other := ""
-		for k := 1; k < len(ins); k++ {
-			j := (i + k) % len(ins)
-			if results[j].Found && prints[j] != prints[i] {
-				other = summaries[j]
-				break
-			}
-		}
-		facts := Facts(in.Conversation, in.Probes)
-		for _, a := range Ablations(in, summaries[i], other, opt) {
-			abl := in
-			abl.Summary = &a.Summary
-			ar := Score(abl, opt)
-			p := Pair{
-				Case:     in.ID,
-				Ablation: a.Name,
-				Real:     [2]Share{got.Coverage, got.BoundaryCoverage},
-				Ablated:  [2]Share{ar.Coverage, ar.BoundaryCoverage},
-				Outranks: got.Coverage.Hit > ar.Coverage.Hit || got.BoundaryCoverage.Hit > ar.BoundaryCoverage.Hit,
-			}
-			if a.Removed != "" && !holdsAny(a.Removed, facts, got.Cut) {
-				v.NotApplicable = append(v.NotApplicable, p)
-				continue
-			}
-			v.Pairs = append(v.Pairs, p)
-		}
-	}
-	return v
-}
-
-// fingerprint hashes a conversation, to tell cases that share one.
-func fingerprint(msgs []corpus.Message) uint64 {
-	h := fnv.New64a()
-	for _, m := range msgs {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", m.Role, m.Text, m.ToolCallID)
-		for _, tc := range m.ToolCalls {
-			fmt.Fprintf(h, "%s\x00%s\x00%s\x00", tc.ID, tc.Name, tc.Input)
-		}
-	}
-	return h.Sum64()
-}
-
-// holdsAny reports whether text holds a fact that occurs before cut.
-func holdsAny(text string, facts []Fact, cut int) bool {
-	x := newSummaryIndex(text)
-	for i := range facts {
-		if facts[i].in[0] < cut && x.holds(&facts[i]) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -59,7 +60,11 @@ func (l *ccLine) boundary() bool { return l.Type == "system" && l.Subtype == "co
 // them: it comes from the harness, not the user); consecutive assistant lines of one API
 // message are merged. Sidechain (subagent) and meta lines, thinking and image blocks are
 // skipped and counted, as are line types that hold no message; unknown types are counted
-// in Stats.Unknown. A malformed line is a *LineError.
+// in Stats.Unknown. A line that does not parse, has no type or holds content of the wrong
+// shape is skipped, as Claude Code skips it, and counted in Stats.Malformed with a
+// FILE:LINE warning. Where no chain leads to a summary, or the chain breaks (a parent
+// that is in no line), the lines since the previous summary are read in file order and a
+// note says so.
 func ReadClaudeCode(r io.Reader, name string) ([]Input, Stats, error) {
 	st := Stats{Format: FormatClaudeCode}
 	raw, err := readLines(r)
@@ -67,23 +72,29 @@ func ReadClaudeCode(r io.Reader, name string) ([]Input, Stats, error) {
 		return nil, st, fmt.Errorf("read %s: %w", name, err)
 	}
 	st.Lines = len(raw)
-	lines := make([]*ccLine, len(raw))
+	lines := make([]*ccLine, 0, len(raw))
 	byUUID := map[string]int{}
-	for i, l := range raw {
+	for _, l := range raw {
 		cl := &ccLine{line: l.n}
 		if err := decodeLine(name, l, cl); err != nil {
-			return nil, st, err
+			st.malformed(err) // Claude Code skips a line it cannot parse
+			continue
 		}
 		if cl.Type == "" {
-			return nil, st, &LineError{name, l.n, fmt.Errorf("%w: no \"type\" field", ErrNotSession)}
+			st.malformed(&LineError{name, l.n, errors.New(`no "type" field`)})
+			continue
 		}
 		if err := cl.convert(&st); err != nil {
-			return nil, st, &LineError{name, l.n, err}
+			st.malformed(&LineError{name, l.n, err})
+			continue
 		}
-		lines[i] = cl
 		if cl.UUID != "" {
-			byUUID[cl.UUID] = i
+			byUUID[cl.UUID] = len(lines)
 		}
+		lines = append(lines, cl)
+	}
+	if len(lines) == 0 {
+		return nil, st, fmt.Errorf("%s: %w: no line of a Claude Code transcript", name, ErrNotSession)
 	}
 	var inputs []Input
 	prev := -1 // the previous compact summary line
@@ -97,6 +108,12 @@ func ReadClaudeCode(r io.Reader, name string) ([]Input, Stats, error) {
 			return nil, st, &LineError{name, cl.line, fmt.Errorf("compact summary content: %v", err)}
 		}
 		chain, prevSummary, ok := ccChain(lines, byUUID, k)
+		if ok && chain[0] > prev+1 && broken(lines, byUUID, chain[0]) {
+			st.note(name, cl.line, "the parentUuid chain breaks at line %d (its parent is in no line); read in file order since the previous compaction", lines[chain[0]].line)
+			ok = false
+		} else if !ok {
+			st.note(name, cl.line, "no parentUuid chain leads to this compact summary; read in file order since the previous compaction")
+		}
 		if !ok {
 			chain, prevSummary = nil, ""
 			for i := prev + 1; i < k; i++ {
@@ -136,6 +153,17 @@ func ReadClaudeCode(r io.Reader, name string) ([]Input, Stats, error) {
 		prev = k
 	}
 	return inputs, st, nil
+}
+
+// broken reports whether the chain that starts at line i starts there because its parent
+// is missing, not because it is the first line or follows a compaction.
+func broken(lines []*ccLine, byUUID map[string]int, i int) bool {
+	p := lines[i].ParentUUID
+	if p == nil || *p == "" {
+		return false
+	}
+	_, found := byUUID[*p]
+	return !found
 }
 
 // ccChain returns the lines on the parentUuid chain that leads to the compact summary at

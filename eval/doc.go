@@ -25,13 +25,18 @@
 //
 // # Facts
 //
-// Facts are extracted from every message:
+// Facts are extracted from every message after redaction: internal/redact's rules, and
+// the values of credential query parameters in URLs (?api_key=, &token=, ...), are removed
+// first (in tool output and tool call inputs, from the lines that may hold a secret), so
+// that no fact holds a secret. Closing tags (</div>) and slash commands (/compact at a
+// line start or in its tag) are removed before paths are looked for.
 //
 //   - path: a token of path characters with a letter that names a file (a known extension
 //     such as .go or .tsx, or a known name such as Makefile or .env), starts with /, ./,
 //     ../ or ~/, has three or more components, or ends with /. "and/or", "I/O" and "1/2"
-//     are not paths; a two-component token such as src/app counts only as another
-//     occurrence of a path written in a surer form elsewhere. /dev/null and /tmp are not
+//     are not paths; a two-component token such as src/app, and words joined by slashes
+//     (save/load/delete, Develop/Explore/Synthesize), count only as another occurrence of
+//     a path written in a surer form elsewhere. /dev/null and /tmp are not
 //     facts. A tool's path argument (path, file_path, ...) is a path whatever its shape.
 //   - identifier: a name with a shape of its own: snake_case, camelCase or PascalCase with
 //     an inner capital (HTTPServer counts; URLs and PUTs do not), a qualified name
@@ -54,6 +59,12 @@
 //     not a stop word, lightly stemmed), keyed by up to 40 of them.
 //   - probe: a hand-written corpus probe, attached to its message.
 //
+// A user's sentence is a constraint when it mentions a secret, credential, password, API
+// key, private key, token or .env, or opens with never, do not, must not, ...; a question,
+// an error message (a pasted log line ending in "No such file or directory"), an opening
+// "no," ("no, that's horrible") and the words of a URL are not. A redacted secret in a
+// constraint is left out of what must be kept word for word: the words around it are.
+//
 // Tool output (file reads, logs, custom and bash messages) gives errors only: a summary
 // cannot hold every name of every file read. Its "$ " lines count as further occurrences
 // of commands said elsewhere. In code that a tool call writes (content, new_string, ...)
@@ -61,7 +72,8 @@
 //
 // # Matching
 //
-// A summary holds a fact when:
+// Matching reads a summary line by line: no key matches across two lines, so that
+// removing a line never makes one match. A summary holds a fact when:
 //
 //   - path: after lowercasing, one path is the other or ends with it at a / boundary, or
 //     the fact is a directory the summary names something in (jobs/export.py holds
@@ -69,39 +81,102 @@
 //   - identifier: the summary has the name, case-insensitively, alone or as a part of a
 //     qualified name; a qualified fact also matches its last part when that part is shaped
 //     (ReadFile for os.ReadFile). A plain name ("Score(") matches only where the summary
-//     writes it as code: in backticks or a fence, or followed by "(".
+//     writes it as code: in backticks on the same line, in a fence, or followed by "(".
 //   - error, command, url, probe, constraint: the summary contains the key, compared
 //     lowercased, with whitespace collapsed and quotes, backticks and asterisks removed; an
 //     error also matches the message from its last Error:-like marker, the text after its
 //     last colon (three words or more), or its first six words.
 //   - request: the summary holds at least half of the message's content words.
 //
+// # Formats
+//
+// A summary is read in lines, each with the role its nearest heading above gives it
+// (markdown headings by level, subheadings of an unknown name taking their parent's role).
+// The recent part, which boundary_coverage reads, is where each format puts recent work:
+//
+//   - Claude Code (claude-code): sections 8 Current Work and 9 Optional Next Step of the
+//     nine numbered sections; its partial compaction (claude-code-partial): 8 Work
+//     Completed and 9 Context for Continuing Work.
+//   - the older stored Claude Code form (claude-code-stored): "Analysis:" text before
+//     "Summary:". Only what follows Summary: is scored, as only it reaches the next context;
+//     Result.Analysis scores the analysis on its own.
+//   - pi (pi): ## Goal, ## Constraints & Preferences, ## Progress with ### Done, ### In
+//     Progress, ### Blocked, ## Key Decisions, ## Next Steps, ## Critical Context; recent:
+//     In Progress, Blocked, Next Steps and Critical Context.
+//   - Gemini CLI (gemini-cli): <state_snapshot> with <overall_goal>, <key_knowledge>,
+//     <file_system_state>, <recent_actions>, <current_plan>; recent: recent_actions and
+//     current_plan.
+//   - anything else (markdown, unstructured): a heading this package does not know (and
+//     text before any heading) counts as recent work, as an unstructured summary is read
+//     whole; only known headings of older work (Goal, Done, sections 1 to 7, ...) are left
+//     out. Headings named Current Task, Current State, In Progress, Next Steps, ... are
+//     recent in any format.
+//
+// Result.Format names the format recognised. A line's role depends only on the headings
+// and fence delimiters above it, so removing any other line, removing a section with its
+// subsections, or cutting the end never moves a line into the recent part, and reordering
+// sections changes nothing but sections.in_order.
+//
+// # Copied text
+//
+// Words of the summary that lie in a run of CopyRun (12) or more words shared with an
+// assistant or tool message, and lines that such a message holds whole (12 characters or
+// more), are copied: Result.Copied is their share of the summary's words, and they earn no
+// coverage or boundary coverage. A user's line copied whole counts as copied outside the
+// sections that list the user's messages and constraints (1, 6, pi's Constraints &
+// Preferences); shorter quotes of the user are not, and constraints_verbatim reads the
+// user's words everywhere: the instruction asks for them word for word. An error message
+// within a longer line may be quoted exactly. tail_leakage reads the summary with its
+// copied text: copying the tail is re-telling it.
+//
 // # Measures
 //
 // coverage is the share of the facts of the summarized messages (before the cut) the
 // summary holds. boundary_coverage is the share of the facts said in the window (the last
-// Options.BoundaryWindow messages before the cut) that the summary's account of recent
-// work holds: its sections 8 and 9, or its last third when it has fewer than three section
-// headings. Reading only those sections is deliberate: a good summary repeats recent
-// facts in sections 1 and 3, so the whole summary cannot tell an empty Current Work from a
+// Options.BoundaryWindow messages before the cut) that the summary's recent part holds (see
+// Formats). Reading only that part is deliberate: a good summary repeats recent facts in
+// its earlier sections, so the whole summary cannot tell an empty Current Work from a
 // precise one. coverage_curve is coverage by decile of the summarized messages, each fact
 // placed where it was last said. tail_leakage is the share of the facts found only in the
 // kept tail that the summary re-tells. user_messages is the share of the user's messages
-// before the cut represented; constraints_verbatim the share of security-relevant
-// sentences of the user (mentioning a secret, credential, password, API key, private key,
-// token or .env, or opening with never, do not, must not, ...) kept word for word;
-// misattributed lists the text in assistant messages shaped like a user's turn ("User:
-// ...", a reply the assistant suggests) that the summary presents as the user's, in
-// sections 1 or 6 or a line that mentions the user. sections lists the nine sections
-// present and whether they are in order; summary_tokens and compression_ratio use pi's
-// estimate of characters / 4.
+// before the cut represented; constraints_verbatim the share of the user's constraints
+// kept word for word; misattributed lists the text in assistant messages shaped like a
+// user's turn ("User: ...", a reply the assistant suggests) that the summary presents as
+// the user's, in sections 1 or 6 or a line that mentions the user. secrets_leaked counts
+// the secrets of the conversation the summary carries, and adds the flaw secrets_leaked:
+// a secret is never coverage. sections lists the nine sections present and whether they
+// are in order; summary_tokens and compression_ratio use pi's estimate of characters / 4.
+//
+// # Score
+//
+// score, the headline score, is one number per case that a reviewer can compare two
+// prompts by:
+//
+//	score = (2·coverage + 2·boundary_coverage + constraints_verbatim) / (sum of the weights
+//	        of the shares that have something to count) − tail_leakage / 4
+//
+// clamped at 0 and rounded to four decimals; a share with nothing to count leaves its
+// term and weight out, tail_leakage with nothing to count subtracts nothing, and the score
+// is null when neither coverage nor boundary_coverage has anything to count. Lost
+// constraints lower it through constraints_verbatim. The run's score (Totals.Score) is the
+// mean over the cases that have one.
+//
+// Every count is monotone: removing lines other than headings and fence delimiters,
+// removing a section with its subsections or cutting the end never raises any hit count,
+// the copied words, the misattributed turns, the secrets carried, or the score without its
+// tail-leakage term. The score itself rises when removed text re-told the kept tail: that
+// is the penalty at work. Property tests check this on every eval case and on generated
+// summaries.
 //
 // # Validity
 //
-// Validate scores each real summary against four ablations: another conversation's
-// summary, the summary without its last third, a summary of the kept tail alone, and the
-// summary without section 8. The real summary must score strictly higher on coverage or
-// boundary_coverage. An ablation that cuts out text holding no fact (the vague Current
-// Work of a summary that drops recent work) cannot lose points and is reported as not
-// applicable instead of as a pair.
+// Validate scores each real summary against seven ablations: another session's summary,
+// the summary without its last third of lines, without every second top-level section, a
+// vague two-line summary, the last messages before the cut copied (as long as the
+// summary), a summary of the kept tail alone, and the sections shuffled. On coverage,
+// boundary_coverage and score, each counted apart, a pair is a win when the real summary
+// scores strictly higher, and the shuffle must tie. A pair is not applicable on a measure
+// when the real summary has nothing to count or scores 0 there, or when a deletion leaves
+// the measure equal: measures never rise under deletion, so an equal one means the removed
+// text held no fact the rest of the summary does not also hold. Tallies counts them all.
 package eval

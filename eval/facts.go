@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,10 +144,26 @@ func (s *factSet) message(i int, m corpus.Message) {
 	}
 }
 
+// slashCommand is a slash command typed at the start of a line or inside a tag
+// (<command-name>/compact</command-name>): no path.
+var slashCommand = regexp.MustCompile(`(?m)(^|>)([ \t]*)/[A-Za-z][A-Za-z0-9_-]*([\s<]|$)`)
+
+// withoutMarkup returns text without what looks like a path and is not: closing tags
+// (</div> would give /div) and slash commands.
+func withoutMarkup(text string) string {
+	if strings.Contains(text, "</") {
+		text = strings.ReplaceAll(text, "</", "< ")
+	}
+	if strings.Contains(text, "/") {
+		text = slashCommand.ReplaceAllString(text, "$1$2$3")
+	}
+	return text
+}
+
 // prose extracts every kind of fact but requests from free text.
 func (s *factSet) prose(i int, text string, strong bool) {
 	s.lines(i, text, strong)
-	scanChunks(text, func(chunk string, call bool) {
+	scanChunks(withoutMarkup(text), func(chunk string, call bool) {
 		s.chunk(i, chunk, call, strong)
 	})
 }
@@ -210,7 +227,7 @@ func (s *factSet) toolCall(i int, tc corpus.ToolCall) {
 		}
 	}
 	if isShellTool(tc.Name) {
-		for _, line := range strings.Split(in, "\n") {
+		for _, line := range scriptLines(in) {
 			s.command(i, line, true)
 		}
 		return
@@ -256,7 +273,7 @@ func (s *factSet) jsonString(i int, key, val string) {
 			}
 		}
 	case key == "command" || key == "cmd" || key == "script":
-		for _, line := range strings.Split(val, "\n") {
+		for _, line := range scriptLines(val) {
 			s.command(i, line, true)
 		}
 	case codeFields[key]:
@@ -284,6 +301,56 @@ var codeFields = map[string]bool{
 	"insert_text": true, "text": true, "newtext": true, "oldtext": true, "replacement": true,
 }
 
+// scriptLines returns the lines of a shell script that start a command: not the body of
+// a here-document (cat <<'EOF' ... EOF) or the continuation of a quoted string that spans
+// lines (git commit -m "subject<newline>body"), whose lines are text, not commands.
+func scriptLines(script string) []string {
+	var out []string
+	heredoc := ""
+	var quote byte
+	for _, line := range strings.Split(script, "\n") {
+		if heredoc != "" {
+			if strings.TrimSpace(line) == heredoc {
+				heredoc = ""
+			}
+			continue
+		}
+		if quote == 0 {
+			out = append(out, line)
+		}
+		quote = openQuote(line, quote)
+		if j := strings.Index(line, "<<"); j >= 0 && !strings.HasPrefix(line[j:], "<<<") {
+			w := strings.TrimLeft(line[j+2:], "- ")
+			if f := strings.Fields(w); len(f) > 0 {
+				if word := strings.Trim(f[0], `'"`+")"); word != "" && (isLetter(word[0]) || word[0] == '_') {
+					heredoc = word
+				}
+			}
+		}
+	}
+	return out
+}
+
+// openQuote returns the quote still open at the end of line, given the one open at its start.
+func openQuote(line string, quote byte) byte {
+	for j := 0; j < len(line); j++ {
+		c := line[j]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				j++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			j++
+		}
+	}
+	return quote
+}
+
 func isShellTool(name string) bool {
 	n := strings.ToLower(name)
 	switch n {
@@ -309,6 +376,9 @@ func urlKey(c string, sep int) (key, shown string, ok bool) {
 		rest = rest[:j]
 	}
 	rest = strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(rest), "www."), "/")
+	if j := strings.IndexByte(rest, '?'); j >= 0 && (strings.Contains(rest[j:], "[redacted") || strings.HasSuffix(rest, "=")) {
+		rest = rest[:j] // a redacted credential in the query is no part of the fact
+	}
 	if len(rest) < 4 || !strings.ContainsAny(rest, "./") {
 		return "", "", false
 	}

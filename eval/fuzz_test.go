@@ -17,7 +17,8 @@ import (
 // FuzzScore scores a conversation built from text (messages separated by "\n--\n", roles
 // cycling user, assistant, tool) against summary, and checks what must hold for any input:
 // no share counts more hits than facts, the cut and window stay in range, the result is
-// the same twice. Minimizing an input of several kilobytes takes the default minute; the
+// the same twice, and removing a line of the summary (the one kept picks, when it is no
+// heading or fence delimiter) or its last half raises no count. Minimizing an input of several kilobytes takes the default minute; the
 // shorter -fuzzminimizetime keeps the run fuzzing.
 func FuzzScore(f *testing.F) {
 	for _, c := range loadSeedCases(f) {
@@ -52,6 +53,24 @@ func FuzzScore(f *testing.F) {
 		b, _ := json.Marshal(Score(in, Options{}))
 		if !bytes.Equal(a, b) {
 			t.Fatalf("Score is not deterministic:\n%s\n%s", a, b)
+		}
+		lay := parseLayout(summary)
+		lines := strings.Split(summary, "\n")
+		var smaller []string
+		if k := (kept%len(lines) + len(lines)) % len(lines); !lay.lines[k].heading && !lay.lines[k].fence {
+			smaller = append(smaller, strings.Join(append(append([]string{}, lines[:k]...), lines[k+1:]...), "\n"))
+		}
+		smaller = append(smaller, strings.Join(lines[:len(lines)/2], "\n"))
+		base := countsOf(r)
+		for _, s := range smaller {
+			s := s
+			in.Summary = &s
+			c := countsOf(Score(in, Options{}))
+			for k := range c.values {
+				if c.values[k] > base.values[k]+1e-4 {
+					t.Fatalf("removing text raises %s from %v to %v:\n%q\n->\n%q", countNames[k], base.values[k], c.values[k], summary, s)
+				}
+			}
 		}
 	})
 }

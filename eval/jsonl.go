@@ -45,6 +45,16 @@ type Stats struct {
 	Unknown map[string]int `json:"unknown,omitempty"`
 	// Notes are FILE:LINE: remarks about what the reader worked around.
 	Notes []string `json:"notes,omitempty"`
+	// Malformed counts the lines skipped because they do not parse (or hold content of
+	// the wrong shape), as pi and Claude Code skip them; Warnings name each FILE:LINE.
+	Malformed int      `json:"malformed,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
+}
+
+// malformed records a line skipped for err.
+func (s *Stats) malformed(err error) {
+	s.Malformed++
+	s.Warnings = append(s.Warnings, "skipped malformed line: "+err.Error())
 }
 
 func (s *Stats) skip(kind string) {
@@ -80,6 +90,9 @@ func (s Stats) SkippedTotal() (known, unknown int) {
 func (s Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d lines, %d messages, %d compactions", s.Format, s.Lines, s.Messages, s.Compactions)
+	if s.Malformed > 0 {
+		fmt.Fprintf(&b, ", %d malformed lines skipped", s.Malformed)
+	}
 	for _, part := range []struct {
 		name string
 		m    map[string]int

@@ -119,8 +119,8 @@ skip:
 			break skip
 		}
 	}
-	if len(fields) < 2 || quietPrograms[fields[0]] || !startsLetterOrDot(fields[0]) {
-		return "", false
+	if len(fields) < 2 || quietPrograms[fields[0]] || !startsLetterOrDot(fields[0]) || strings.HasSuffix(fields[0], ":") {
+		return "", false // "Note: ...", "Co-Authored-By: ..." are text
 	}
 	words := fields[:1]
 	for _, f := range fields[1:] {

@@ -17,7 +17,7 @@ type summaryIndex struct {
 
 func newSummaryIndex(summary string) *summaryIndex {
 	x := &summaryIndex{
-		norm:     normText(summary),
+		norm:     normLines(summary),
 		idents:   map[string]bool{},
 		code:     map[string]bool{},
 		paths:    map[string]bool{},
@@ -42,8 +42,22 @@ func newSummaryIndex(summary string) *summaryIndex {
 }
 
 // indexNames fills idents and code from the runs of name characters, dots and colons.
+// Backticks pair within a line and a fence makes its lines code, so that what a line
+// holds depends on it and the fences above it only.
 func (x *summaryIndex) indexNames(s string) {
-	ticks := 0 // backticks seen: odd inside inline code or a fence
+	inFence := false
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		x.indexLine(line, inFence)
+	}
+}
+
+func (x *summaryIndex) indexLine(s string, code bool) {
+	ticks := 0 // backticks seen on this line: odd inside inline code
 	start := -1
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) {
@@ -57,7 +71,7 @@ func (x *summaryIndex) indexNames(s string) {
 		}
 		if start >= 0 {
 			run := strings.Trim(s[start:i], ".:")
-			asCode := ticks%2 == 1 || i < len(s) && s[i] == '('
+			asCode := code || ticks%2 == 1 || i < len(s) && s[i] == '('
 			x.addName(run, asCode)
 			start = -1
 		}
@@ -65,6 +79,16 @@ func (x *summaryIndex) indexNames(s string) {
 			ticks++
 		}
 	}
+}
+
+// normLines is normText line by line, the lines joined by "\n": keys hold no line break,
+// so no key matches across two lines, and removing a line never makes one match.
+func normLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = normText(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (x *summaryIndex) addName(run string, asCode bool) {
@@ -95,7 +119,7 @@ func (x *summaryIndex) addPath(c string) {
 		return
 	}
 	p := strings.ToLower(strings.TrimPrefix(strings.TrimRight(c, "/"), "./"))
-	if p == "" || !strings.Contains(p, "/") && !isFileName(p) {
+	if p == "" || !strings.Contains(p, "/") && !isFileName(p) && !dotfile(p) {
 		return
 	}
 	x.paths[p] = true
@@ -111,6 +135,12 @@ func (x *summaryIndex) addPath(c string) {
 		}
 	}
 	x.suffixes[p] = true
+}
+
+// dotfile reports whether p names a dotfile (.dialyzerignore, .eslintrc.json): a summary
+// naming one names the file, whatever the list of known names says.
+func dotfile(p string) bool {
+	return len(p) >= 3 && p[0] == '.' && isLetter(p[1])
 }
 
 // mentions is holds without the rule that a plain name must be written as code: whether
@@ -165,7 +195,17 @@ func (x *summaryIndex) holds(f *Fact) bool {
 			}
 		}
 		return 2*hit >= len(f.words)
-	default: // command, url, probe, constraint
+	case KindConstraint:
+		if len(f.alts) > 0 {
+			for _, piece := range f.alts {
+				if !strings.Contains(x.norm, piece) {
+					return false
+				}
+			}
+			return true
+		}
+		return strings.Contains(x.norm, f.key)
+	default: // command, url, probe
 		return strings.Contains(x.norm, f.key)
 	}
 }

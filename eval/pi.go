@@ -68,8 +68,10 @@ var piSkipped = set("model_change", "thinking_level_change", "custom", "label", 
 // tool results tool messages; bashExecution, custom and branch or compaction summary
 // messages, custom_message and branch_summary entries become tool messages without a
 // call, context the model saw but not the user's words. Thinking and image blocks are
-// skipped. Unknown entry types and roles are counted in Stats and skipped; a malformed line
-// is a *LineError. A compaction whose first kept entry is not on its branch gets Cut -1
+// skipped. Unknown entry types and roles are counted in Stats and skipped. A line that does
+// not parse (two entries written on one line) or holds content of the wrong shape is
+// skipped, as pi skips it, and counted in Stats.Malformed with a FILE:LINE warning; only a
+// first line that is no session header is an error. A compaction whose first kept entry is not on its branch gets Cut -1
 // (Score computes the boundary) and a note.
 func ReadPiSession(r io.Reader, name string) ([]Input, Stats, error) {
 	st := Stats{Format: FormatPi}
@@ -81,21 +83,26 @@ func ReadPiSession(r io.Reader, name string) ([]Input, Stats, error) {
 	if len(lines) == 0 {
 		return nil, st, fmt.Errorf("%s: %w: empty file", name, ErrNotSession)
 	}
-	entries := make([]*piEntry, len(lines))
+	entries := make([]*piEntry, 0, len(lines))
 	for i, l := range lines {
 		e := &piEntry{line: l.n}
 		if err := decodeLine(name, l, e); err != nil {
-			return nil, st, err
+			if i == 0 {
+				return nil, st, fmt.Errorf("%w: %w", ErrNotSession, err)
+			}
+			st.malformed(err) // pi skips a line it cannot parse and loads the rest
+			continue
 		}
 		if i == 0 && e.Type != "session" {
 			return nil, st, &LineError{name, l.n, fmt.Errorf("%w: the first entry has type %q, want session", ErrNotSession, e.Type)}
 		}
 		if i > 0 {
 			if err := e.convert(&st); err != nil {
-				return nil, st, &LineError{name, l.n, err}
+				st.malformed(&LineError{name, l.n, err})
+				continue
 			}
 		}
-		entries[i] = e
+		entries = append(entries, e)
 	}
 	version := max(entries[0].Version, 1)
 

@@ -75,12 +75,16 @@ type Totals struct {
 	Cases        int `json:"cases"`
 	SummaryFound int `json:"summary_found"`
 
+	// Score is the mean of the cases' headline scores: the run's headline score.
+	Score Mean `json:"score"`
+
 	Coverage                Aggregate `json:"coverage"`
 	BoundaryCoverage        Aggregate `json:"boundary_coverage"`
 	TailLeakage             Aggregate `json:"tail_leakage"`
 	UserMessages            Aggregate `json:"user_messages"`
 	ConstraintsVerbatim     Aggregate `json:"constraints_verbatim"`
 	PreviousSummarySurvival Aggregate `json:"previous_summary_survival"`
+	Copied                  Aggregate `json:"copied"`
 
 	FakeUserTurns int `json:"fake_user_turns"`
 	Misattributed int `json:"misattributed"`
@@ -89,13 +93,44 @@ type Totals struct {
 	BoundaryComputed int `json:"boundary_computed"`
 	SummaryTokens    int `json:"summary_tokens"`
 	SummarizedTokens int `json:"summarized_tokens"`
+	// SecretsLeaked counts the cases whose summary carries a secret of the conversation;
+	// Formats the cases per summary format recognised.
+	SecretsLeaked int            `json:"secrets_leaked"`
+	Formats       map[string]int `json:"formats"`
+}
+
+// Mean is the mean of numbers over many cases: Cases counts those with a value, Mean is
+// nil when there is none (four decimals).
+type Mean struct {
+	Cases int      `json:"cases"`
+	Mean  *float64 `json:"mean"`
+
+	sum float64
+}
+
+func (m *Mean) add(v *float64) {
+	if v == nil {
+		return
+	}
+	m.Cases++
+	m.sum += *v
+	x := math.Round(m.sum/float64(m.Cases)*1e4) / 1e4
+	m.Mean = &x
 }
 
 // Total returns the totals of results.
 func Total(results []Result) Totals {
-	var t Totals
+	t := Totals{Formats: map[string]int{}}
 	for _, r := range results {
 		t.Cases++
+		t.Score.add(r.Score)
+		t.Copied.add(r.Copied)
+		if r.SecretsLeaked > 0 {
+			t.SecretsLeaked++
+		}
+		if r.Format != "" {
+			t.Formats[r.Format]++
+		}
 		if r.Found {
 			t.SummaryFound++
 		}

@@ -79,8 +79,8 @@ type Result struct {
 
 	// Coverage is the share of the facts of the summarized messages that the summary
 	// holds. BoundaryCoverage is the share of the facts of the window that the summary's
-	// account of recent work holds: its Current Work and Optional Next Step sections (the
-	// last third of a summary without section headings). CoverageCurve is coverage by
+	// recent part holds: where its format puts recent work (the package documentation
+	// lists them; a summary without known headings is read whole). CoverageCurve is coverage by
 	// decile of the summarized messages, a fact counted where it was last said.
 	Coverage         Share     `json:"coverage"`
 	BoundaryCoverage Share     `json:"boundary_coverage"`
@@ -103,6 +103,21 @@ type Result struct {
 	// one keeps; nil without a previous summary.
 	PreviousSummarySurvival *Share `json:"previous_summary_survival,omitempty"`
 
+	// Score is the headline score (see the package documentation), nil when neither
+	// coverage nor boundary coverage has anything to count.
+	Score *float64 `json:"score"`
+	// Format is the summary format recognised (FormatClaudeFull, FormatPiSummary, ...).
+	Format string `json:"format"`
+	// Copied is the share of the summary's words that lie in runs of CopyRun or more words
+	// copied from an assistant or tool message; those words earn no coverage.
+	Copied Share `json:"copied"`
+	// Analysis scores the Analysis: part of the stored Claude Code form on its own; nil
+	// when there is none. The measures above read only what follows it.
+	Analysis *AnalysisPart `json:"analysis,omitempty"`
+	// SecretsLeaked counts the secrets of the conversation (as internal/redact finds them)
+	// that the summary carries; Flaws then holds "secrets_leaked".
+	SecretsLeaked int `json:"secrets_leaked"`
+
 	Sections Sections `json:"sections"`
 	// SummaryTokens and SummarizedTokens are estimated as pi does (characters / 4);
 	// the summarized part counts the previous summary. CompressionRatio is their
@@ -111,6 +126,8 @@ type Result struct {
 	SummarizedTokens int      `json:"summarized_tokens"`
 	CompressionRatio *float64 `json:"compression_ratio"`
 
+	// Flaws are the case's labelled flaws, then FlawSecretsLeaked when the summary carries
+	// a secret.
 	Flaws []string `json:"flaws,omitempty"`
 	// Missed lists the facts of the summarized messages the summary lacks, then the
 	// constraints it does not keep verbatim; Leaked the tail-only facts it re-tells;
@@ -133,29 +150,106 @@ func (in Input) summary(opt Options, r *Result) string {
 	return e.Summary
 }
 
+// AnalysisPart is the Analysis: part of a stored Claude Code summary.
+type AnalysisPart struct {
+	Tokens   int   `json:"tokens"`
+	Coverage Share `json:"coverage"`
+}
+
+// FlawSecretsLeaked is the flaw of a summary that carries a secret of the conversation.
+const FlawSecretsLeaked = "secrets_leaked"
+
 // Score scores one summary. It is deterministic and does not change in.
 func Score(in Input, opt Options) Result {
-	conv := in.Conversation
-	r := Result{ID: in.ID, Source: in.Source, Messages: len(conv), Flaws: in.Flaws}
+	p := prepare(in, opt)
+	var r Result
+	summary := in.summary(opt, &r)
+	return p.score(summary, r)
+}
+
+// prepared holds what scoring computes from an input's conversation, whatever the summary.
+type prepared struct {
+	in          Input
+	conv        []corpus.Message // redacted
+	cut, window int
+	computed    bool
+	facts       []Fact
+	constraints []Fact
+	fakes       []Fact
+	copies      copySources
+	secrets     []secret
+	seen        *seenBefore
+	summarized  int
+}
+
+func prepare(in Input, opt Options) *prepared {
+	p := &prepared{in: in}
+	p.conv, p.secrets = redactMessages(in.Conversation)
 	cut := in.Cut
 	if cut < 0 {
-		cut = Boundary(conv, opt.keepTokens())
-		r.BoundaryComputed = true
+		cut = Boundary(in.Conversation, opt.keepTokens())
+		p.computed = true
 	}
-	cut = min(cut, len(conv))
-	r.Cut = cut
-	r.Window = opt.window(cut)
+	p.cut = min(cut, len(p.conv))
+	p.window = opt.window(p.cut)
+	p.facts = Facts(p.conv, in.Probes)
+	p.constraints = constraints(p.conv, p.cut)
+	p.fakes = fakeUserTurns(p.conv, p.cut)
+	p.copies = newCopySources(p.conv)
+	p.seen = &seenBefore{msgs: p.conv[:p.cut]}
+	for _, m := range in.Conversation[:p.cut] {
+		p.summarized += EstimateTokens(m)
+	}
+	p.summarized += (utf16Len(in.PreviousSummary) + 3) / 4
+	return p
+}
 
-	summary := in.summary(opt, &r)
-	idx := newSummaryIndex(summary)
-	hs := findHeadings(summary)
-	r.Sections = sectionsOf(hs)
-	recent := newSummaryIndex(recentPart(summary, hs))
+// score scores summary; r holds where it came from (Found, Path, Extractor).
+func (p *prepared) score(summary string, r Result) Result {
+	in := p.in
+	r.ID, r.Source, r.Messages, r.Flaws = in.ID, in.Source, len(p.conv), in.Flaws
+	r.Cut, r.BoundaryComputed, r.Window = p.cut, p.computed, p.window
+	cut := p.cut
+
+	lay := parseLayout(summary)
+	r.Format = lay.format
+	r.Sections = sectionsOf(lay.headings)
+	var all, credited, recent, userOK strings.Builder
+	for _, l := range lay.lines {
+		if !scored(l) {
+			continue
+		}
+		all.WriteString(l.text + "\n")
+		kept, copied, words := p.copies.maskCopied(l.text, userSection(l), true)
+		r.Copied.Hit += copied
+		r.Copied.Of += words
+		credited.WriteString(kept + "\n")
+		if recentLine(l) {
+			recent.WriteString(kept + "\n")
+		}
+		if !userSection(l) {
+			kept, _, _ = p.copies.maskCopied(l.text, true, true)
+		}
+		userOK.WriteString(kept + "\n")
+	}
+	whole := newSummaryIndex(all.String()) // for what the summary re-tells: copying is no excuse
+	idx := newSummaryIndex(credited.String())
+	rec := newSummaryIndex(recent.String())
+	constr := newSummaryIndex(userOK.String()) // constraints are to be kept word for word
+	if analysis := lay.text(func(l sline) bool { return !scored(l) }); strings.TrimSpace(analysis) != "" {
+		a := &AnalysisPart{Tokens: EstimateTextTokens(analysis)}
+		ax := newSummaryIndex(analysis)
+		for i := range p.facts {
+			if p.facts[i].in[0] < cut {
+				a.Coverage.count(ax.holds(&p.facts[i]))
+			}
+		}
+		r.Analysis = a
+	}
 
 	r.Missed, r.Leaked = []Fact{}, []Fact{}
 	windowStart := cut - r.Window
-	seen := seenBefore{msgs: conv[:cut]}
-	for _, f := range Facts(conv, in.Probes) {
+	for _, f := range p.facts {
 		before, last, inWindow := -1, -1, false
 		for _, m := range f.in {
 			if m < cut {
@@ -166,11 +260,11 @@ func Score(in Input, opt Options) Result {
 				inWindow = inWindow || m >= windowStart
 			}
 		}
-		held := idx.holds(&f)
 		if before < 0 {
-			if seen.saw(&f) {
+			if p.seen.saw(&f) {
 				continue // the model saw it before the cut: re-telling it is no leak
 			}
+			held := whole.holds(&f)
 			r.TailLeakage.count(held)
 			if held {
 				f.Message = f.in[0]
@@ -178,10 +272,11 @@ func Score(in Input, opt Options) Result {
 			}
 			continue
 		}
+		held := idx.holds(&f)
 		r.Coverage.count(held)
 		r.CoverageCurve[last*10/cut].count(held)
 		if inWindow {
-			r.BoundaryCoverage.count(recent.holds(&f))
+			r.BoundaryCoverage.count(rec.holds(&f))
 		}
 		if f.Kind == KindRequest {
 			r.UserMessages.count(held)
@@ -191,16 +286,15 @@ func Score(in Input, opt Options) Result {
 			r.Missed = append(r.Missed, f)
 		}
 	}
-	for _, c := range constraints(conv, cut) {
-		held := idx.holds(&c)
+	for _, c := range p.constraints {
+		held := constr.holds(&c)
 		r.ConstraintsVerbatim.count(held)
 		if !held {
 			r.Missed = append(r.Missed, c)
 		}
 	}
-	fakes := fakeUserTurns(conv, cut)
-	r.FakeUserTurns = len(fakes)
-	r.Misattributed = misattributed(summary, hs, fakes)
+	r.FakeUserTurns = len(p.fakes)
+	r.Misattributed = misattributed(lay, p.fakes)
 
 	if strings.TrimSpace(in.PreviousSummary) != "" {
 		var s Share
@@ -213,36 +307,52 @@ func Score(in Input, opt Options) Result {
 		}
 		r.PreviousSummarySurvival = &s
 	}
+	if r.SecretsLeaked = leakedSecrets(summary, p.secrets); r.SecretsLeaked > 0 {
+		r.Flaws = append(append([]string{}, r.Flaws...), FlawSecretsLeaked)
+	}
 
 	r.SummaryTokens = EstimateTextTokens(summary)
-	chars := utf16Len(in.PreviousSummary)
-	for _, m := range conv[:cut] {
-		r.SummarizedTokens += EstimateTokens(m)
-	}
-	r.SummarizedTokens += (chars + 3) / 4
+	r.SummarizedTokens = p.summarized
 	if r.SummaryTokens > 0 {
 		ratio := math.Round(float64(r.SummarizedTokens)/float64(r.SummaryTokens)*100) / 100
 		r.CompressionRatio = &ratio
 	}
+	r.Score = headline(r)
 	return r
 }
 
-// recentPart returns the part of a summary that accounts for the most recent work: its
-// sections 8 and 9 (Current Work, Optional Next Step). A summary with fewer than three
-// section headings is not structured, and its last third stands in for them; a structured
-// summary without sections 8 and 9 has no such part.
-func recentPart(summary string, hs []heading) string {
-	if len(hs) < 3 {
-		lines := strings.SplitAfter(summary, "\n")
-		return strings.Join(lines[len(lines)-(len(lines)+2)/3:], "")
-	}
-	var b strings.Builder
-	for _, h := range hs {
-		if h.n == 8 || h.n == 9 {
-			b.WriteString(summary[h.start:h.end])
+// Weights of the headline score.
+const (
+	weightCoverage    = 2
+	weightBoundary    = 2
+	weightConstraints = 1
+	leakPenalty       = 0.25
+)
+
+// headline returns the headline score of r, nil when neither coverage nor boundary
+// coverage has anything to count.
+func headline(r Result) *float64 {
+	var sum, weight float64
+	for _, part := range []struct {
+		s Share
+		w float64
+	}{{r.Coverage, weightCoverage}, {r.BoundaryCoverage, weightBoundary}, {r.ConstraintsVerbatim, weightConstraints}} {
+		if v, ok := part.s.Value(); ok {
+			sum += part.w * v
+			weight += part.w
 		}
 	}
-	return b.String()
+	_, cov := r.Coverage.Value()
+	_, bound := r.BoundaryCoverage.Value()
+	if !cov && !bound {
+		return nil
+	}
+	v := sum / weight
+	if leak, ok := r.TailLeakage.Value(); ok {
+		v -= leakPenalty * leak
+	}
+	v = math.Round(max(v, 0)*1e4) / 1e4
+	return &v
 }
 
 // seenBefore tells whether the summarized messages mention a fact in any form, reading

@@ -76,7 +76,7 @@ func TestSections(t *testing.T) {
 		{"renumbered", "3. Current Work:\nx", []int{8}, true, "the name decides, not the number written"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := sectionsOf(findHeadings(tc.summary))
+			got := sectionsOf(parseLayout(tc.summary).headings)
 			if diff := cmp.Diff(tc.present, got.Present); diff != "" || got.InOrder != tc.inOrder {
 				t.Errorf("sections(%q) = %v in order %v; want %v, %v (%s) %s", tc.summary, got.Present, got.InOrder, tc.present, tc.inOrder, tc.reason, diff)
 			}
@@ -193,6 +193,9 @@ func TestScore(t *testing.T) {
 		Sections:            Sections{Present: []int{1, 6, 8}, Missing: []int{2, 3, 4, 5, 7, 9}, InOrder: true},
 		Missed:              []Fact{},
 		Leaked:              []Fact{},
+		Score:               ptr(0.92), // (2*8/8 + 2*4/5 + 1*1/1) / 5, no leak
+		Format:              FormatClaudeFull,
+		Copied:              Share{0, 51},
 	}
 	r.CoverageCurve, r.SummaryTokens, r.SummarizedTokens, r.CompressionRatio = [10]Share{}, 0, 0, nil
 	if diff := cmp.Diff(want, r, cmp.AllowUnexported(Fact{})); diff != "" {
@@ -301,3 +304,5 @@ func TestTotal(t *testing.T) {
 		t.Errorf("NewReport(nil) = %s", b)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -21,8 +21,8 @@ var sectionKeys = [9][]string{
 	{"problem solving"},
 	{"all user messages", "user messages"},
 	{"pending task"},
-	{"current work"},
-	{"optional next step", "next step"},
+	{"current work", "work completed"},
+	{"optional next step", "next step", "context for continuing"},
 }
 
 // Sections says which of the nine sections a summary has.
@@ -36,44 +36,6 @@ type Sections struct {
 
 // Complete reports whether all nine sections are present and in order.
 func (s Sections) Complete() bool { return len(s.Present) == 9 && s.InOrder }
-
-// heading is one section heading of a summary: the section number and the byte offsets of
-// the heading line and of the end of its section (the next heading, or the end).
-type heading struct {
-	n, start, end int
-}
-
-// findHeadings returns the section headings of a summary in text order. A heading is a
-// line, outside code fences, that names a section at its start after markdown marks
-// (#, *, _, >, -) and an optional number ("8.", "8)", "8:"); without a number it must be a
-// markdown heading or bold. The number written does not matter; the name decides.
-func findHeadings(summary string) []heading {
-	var hs []heading
-	inFence := false
-	for off := 0; off < len(summary); {
-		end := strings.IndexByte(summary[off:], '\n')
-		if end < 0 {
-			end = len(summary)
-		} else {
-			end += off
-		}
-		line := summary[off:end]
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-		} else if n := sectionOf(t); n > 0 && !inFence {
-			hs = append(hs, heading{n: n, start: off})
-		}
-		off = end + 1
-	}
-	for i := range hs {
-		hs[i].end = len(summary)
-		if i+1 < len(hs) {
-			hs[i].end = hs[i+1].start
-		}
-	}
-	return hs
-}
 
 // sectionOf returns the section a trimmed line is the heading of, or 0.
 func sectionOf(t string) int {
@@ -123,22 +85,25 @@ func sectionsOf(hs []heading) Sections {
 	return s
 }
 
-// WithoutSection returns summary without every section numbered n (its heading and body),
-// and false when the summary has no such section.
+// WithoutSection returns summary without every section numbered n (its heading, body and
+// subsections), and false when the summary has no such section.
 func WithoutSection(summary string, n int) (string, bool) {
-	var b strings.Builder
-	copied, found := 0, false
-	for _, h := range findHeadings(summary) {
-		if h.n != n {
-			continue
+	lay := parseLayout(summary)
+	var keep []string
+	found, skipping, level := false, false, 0
+	for _, l := range lay.lines {
+		if l.heading && skipping && l.level <= level {
+			skipping = false
 		}
-		found = true
-		b.WriteString(summary[copied:h.start])
-		copied = h.end
+		if l.heading && !skipping && sectionOf(strings.TrimSpace(l.text)) == n {
+			found, skipping, level = true, true, l.level
+		}
+		if !skipping {
+			keep = append(keep, l.text)
+		}
 	}
 	if !found {
 		return summary, false
 	}
-	b.WriteString(summary[copied:])
-	return b.String(), true
+	return strings.Join(keep, "\n"), true
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,26 +192,61 @@ func TestReadClaudeCodeWithoutUUIDs(t *testing.T) {
 }
 
 func TestReadMalformedLine(t *testing.T) {
+	// Both agents skip a line they cannot parse and load the rest; so do the readers,
+	// with a warning naming file:line. Before, the whole file was rejected.
+	pi := func(r *strings.Reader, n string) ([]Input, Stats, error) { return ReadPiSession(r, n) }
+	claude := func(r *strings.Reader, n string) ([]Input, Stats, error) { return ReadClaudeCode(r, n) }
 	for _, tc := range []struct {
 		name, in string
 		read     func(*strings.Reader, string) ([]Input, Stats, error)
 		line     int
+		inputs   int
 		reason   string
 	}{
-		{"pi", "{\"type\":\"session\",\"version\":3,\"id\":\"x\"}\n\n{\"type\":\"message\",\"id\":\"a\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"message\",\"id\":\"b\",", func(r *strings.Reader, n string) ([]Input, Stats, error) { return ReadPiSession(r, n) }, 4, "a truncated last line, after a blank line that still counts"},
-		{"pi-content", "{\"type\":\"session\",\"version\":3,\"id\":\"x\"}\n{\"type\":\"message\",\"id\":\"a\",\"message\":{\"role\":\"user\",\"content\":42}}", func(r *strings.Reader, n string) ([]Input, Stats, error) { return ReadPiSession(r, n) }, 2, "content that is neither a string nor blocks"},
-		{"claude", "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\nnot json\n", func(r *strings.Reader, n string) ([]Input, Stats, error) { return ReadClaudeCode(r, n) }, 2, "a line that is not JSON"},
+		{"pi", "{\"type\":\"session\",\"version\":3,\"id\":\"x\"}\n\n{\"type\":\"message\",\"id\":\"a\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"message\",\"id\":\"b\",", pi, 4, 0, "a truncated last line, after a blank line that still counts"},
+		{"pi-content", "{\"type\":\"session\",\"version\":3,\"id\":\"x\"}\n{\"type\":\"message\",\"id\":\"a\",\"message\":{\"role\":\"user\",\"content\":42}}", pi, 2, 0, "content that is neither a string nor blocks"},
+		{"pi-two-entries", "{\"type\":\"session\",\"version\":3,\"id\":\"x\"}\n" +
+			"{\"type\":\"message\",\"id\":\"a\",\"parentId\":null,\"message\":{\"role\":\"user\",\"content\":\"fix the export job\"}}\n" +
+			"{\"type\":\"message\",\"id\":\"b\",\"parentId\":\"a\",\"message\":{\"role\":\"assistant\",\"content\":\"ok\"}}{\"type\":\"label\",\"id\":\"l\"}\n" +
+			"{\"type\":\"compaction\",\"id\":\"c\",\"parentId\":\"a\",\"summary\":\"s\",\"firstKeptEntryId\":\"a\",\"tokensBefore\":1}", pi, 3, 1, "two entries written on one line: the compaction after it still loads"},
+		{"claude", "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\nnot json\n{\"type\":\"user\",\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"s\"}}", claude, 2, 1, "a line that is not JSON"},
+		{"claude-no-type", "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"uuid\":\"x\"}\n", claude, 2, 0, "a line without a type"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := tc.read(strings.NewReader(tc.in), "bad.jsonl")
-			var le *LineError
-			if !errors.As(err, &le) || le.Line != tc.line || le.File != "bad.jsonl" {
-				t.Fatalf("read(%s) error = %v; want a *LineError at bad.jsonl:%d (%s)", tc.name, err, tc.line, tc.reason)
+			ins, st, err := tc.read(strings.NewReader(tc.in), "bad.jsonl")
+			if err != nil {
+				t.Fatalf("read(%s) error = %v; want the line skipped (%s)", tc.name, err, tc.reason)
 			}
-			if !strings.HasPrefix(err.Error(), "bad.jsonl:") {
-				t.Errorf("error %q does not start with file:line", err)
+			want := fmt.Sprintf("bad.jsonl:%d: ", tc.line)
+			if st.Malformed != 1 || len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], want) {
+				t.Errorf("read(%s) Malformed = %d, Warnings = %q; want one warning naming %s (%s)", tc.name, st.Malformed, st.Warnings, want, tc.reason)
+			}
+			if len(ins) != tc.inputs {
+				t.Errorf("read(%s) = %d inputs, want %d", tc.name, len(ins), tc.inputs)
 			}
 		})
+	}
+}
+
+func TestReadClaudeCodeBrokenChain(t *testing.T) {
+	// A chain whose parent is in no line covered only the messages after the break,
+	// silently; now the lines since the previous summary are read in file order, and a
+	// note says so.
+	in := strings.Join([]string{
+		`{"type":"user","message":{"role":"user","content":"first request about the exporter"}}`,
+		`{"type":"assistant","message":{"role":"assistant","content":"looking"}}`,
+		`{"type":"user","uuid":"u3","parentUuid":"gone","message":{"role":"user","content":"second request"}}`,
+		`{"type":"user","uuid":"s","parentUuid":"u3","isCompactSummary":true,"message":{"role":"user","content":"summary"}}`,
+	}, "\n")
+	got, st, err := ReadClaudeCode(strings.NewReader(in), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0].Conversation) != 3 {
+		t.Fatalf("ReadClaudeCode(broken chain) = %+v; want one input with all 3 messages", got)
+	}
+	if len(st.Notes) != 1 || !strings.Contains(st.Notes[0], "t.jsonl:4: ") || !strings.Contains(st.Notes[0], "file order") {
+		t.Errorf("notes = %q; want one at t.jsonl:4 saying the file order is read", st.Notes)
 	}
 }
 

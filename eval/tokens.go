@@ -106,7 +106,9 @@ func pathCandidate(c string, lenient bool) (key string, sure, ok bool) {
 		ok = len(p) >= 3
 	default:
 		ok = dir || strings.Count(p, "/") >= 2
-		if !ok && strings.Count(p, "/") == 1 && !strings.HasPrefix(p, "/") && !strings.HasSuffix(p, "/") {
+		if !ok && strings.Count(p, "/") == 1 && !strings.HasPrefix(p, "/") && !strings.HasSuffix(p, "/") || ok && !dir && wordList(p) {
+			// src/app, save/load/delete, Develop/Explore/Synthesize: only an occurrence of a
+			// path written in a surer form elsewhere.
 			return strings.ToLower(p), false, true
 		}
 	}
@@ -115,6 +117,39 @@ func pathCandidate(c string, lenient bool) (key string, sure, ok bool) {
 	}
 	return strings.ToLower(p), true, true
 }
+
+// wordList reports whether p is slash-separated alternatives rather than a path: every
+// component a word of letters only, and either all of them capitalized
+// (Develop/Explore/Synthesize, POST/PUT/PATCH) or, lowercase, none of them a usual folder
+// name (save/load/delete, but not packages/auth/src or config/crd/bases).
+func wordList(p string) bool {
+	parts := strings.Split(p, "/")
+	capitalized, folder := true, false
+	for _, part := range parts {
+		if part == "" {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if !isLetter(part[i]) {
+				return false
+			}
+		}
+		capitalized = capitalized && isUpper(part[0])
+		folder = folder || folderNames[strings.ToLower(part)]
+	}
+	return capitalized || !folder
+}
+
+// folderNames are folder names that make a slash-separated run of words a path.
+var folderNames = set(
+	"src", "lib", "libs", "app", "apps", "packages", "pkg", "internal", "cmd", "test", "tests",
+	"spec", "config", "configs", "bin", "docs", "doc", "scripts", "build", "dist", "target",
+	"components", "pages", "api", "server", "client", "web", "public", "static", "assets",
+	"vendor", "node_modules", "migrations", "db", "deploy", "infra", "tools", "examples",
+	"include", "modules", "services", "handlers", "models", "views", "routes", "utils",
+	"release", "debug", "bases", "crates", "core", "common", "shared", "fixtures", "testdata",
+	"home", "usr", "etc", "var", "opt", "tmp", "charts", "templates", "hooks", "middleware",
+)
 
 func pathChars(c string) bool {
 	letter := false
@@ -196,6 +231,9 @@ type ident struct {
 // characters written as a call or signature (run( when call is set). Plain words, version
 // numbers and e.g. are not.
 func identifier(c string, call bool) (ident, bool) {
+	if strings.HasPrefix(c, "REDACTED") {
+		return ident{}, false // an anonymizer's marker (REDACTED_EMAIL), no name of the conversation
+	}
 	parts := splitQualified(c)
 	if parts == nil {
 		return ident{}, false

@@ -12,14 +12,16 @@ import (
 	"github.com/compacteval/compacteval/eval"
 )
 
-const scoreUsage = `Usage: compacteval score [-json] [-extractor NAME] [-keep-tokens N] [-window N] [-format F] PATH...
+const scoreUsage = `Usage: compacteval score [-json] [-strict] [-extractor NAME] [-keep-tokens N] [-window N] [-format F] PATH...
 
 Scores how well each summary covers the conversation before its kept tail, with no model in
 the loop: the facts of the summarized messages it holds (coverage), of the work just before
-the cut that its Current Work and Next Step sections hold (boundary), the kept tail it
-re-tells (leak), the user's messages it represents, the user's security constraints it
-keeps word for word, assistant text it presents as the user's, and its nine sections. The
-rules are in the package documentation of eval (go doc ./eval).
+the cut that its recent part holds (boundary: Current Work and Next Step, pi's In Progress
+and Next Steps, ... by format), the kept tail it re-tells (leak), the user's messages it
+represents, the user's security constraints it keeps word for word, assistant text it
+presents as the user's, its format, the share of it copied from the messages, secrets of
+the conversation it carries, and the headline score. The rules are in the package
+documentation of eval (go doc ./eval).
 
 PATH is one of:
   a corpus folder or case file   every case with a conversation; the response goes through
@@ -27,14 +29,19 @@ PATH is one of:
   a pi session (.jsonl)          one case per compaction entry, scored against what the
                                  model had in context; the stored summary is scored as is
   a Claude Code transcript       one case per compact summary (isCompactSummary)
-The format is detected (a first line of type "session" is pi); -format forces it.
+The format is detected (a first line of type "session" is pi); -format forces it. A
+session line that does not parse is skipped with a warning naming FILE:LINE, as the
+agents skip it (counted in the JSON as malformed); -strict makes that exit 2. A PATH given
+twice, or a case reached through two PATHs, is scored once.
 
 Prints a table per case with the facts missed and leaked, then totals; -json prints the
 report (schema_version, cases with every missed and leaked fact, totals) and nothing else.
 A share with nothing to count prints as "-" (null in JSON).
 
 Exit codes: 0 scored (a low score is not an error; gates read the JSON); 2 usage error or
-bad input: an unreadable file, a malformed line (file:line), a corpus problem.
+bad input: an unreadable file, a corpus problem, nothing to score (no case with a
+conversation, no compaction), a forced -format that finds no message in a file, a
+malformed line under -strict.
 
 Examples:
   compacteval score corpus/cases/eval
@@ -50,6 +57,7 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	keep := fs.Int("keep-tokens", eval.DefaultKeepTokens, "pi's keepRecentTokens, to compute the kept tail where no boundary is recorded")
 	window := fs.Int("window", 0, "messages before the cut that are the work in progress (0: a quarter of the summarized ones, 3 to 12)")
 	format := fs.String("format", "auto", "input format: auto, corpus, pi or claude")
+	strict := fs.Bool("strict", false, "exit 2 when a session line is malformed instead of skipping it")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -76,6 +84,8 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	var inputs []eval.Input
 	var sources []eval.Source
+	seen := map[string]bool{}
+	malformed := 0
 	for _, path := range fs.Args() {
 		ins, src, err := readScoreInputs(path, *format)
 		if err != nil {
@@ -83,8 +93,30 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 		reportSource(stderr, src)
-		inputs = append(inputs, ins...)
+		if src.Stats != nil {
+			malformed += src.Stats.Malformed
+		}
+		kept := ins[:0]
+		for _, in := range ins {
+			key := inputKey(in)
+			if seen[key] {
+				fmt.Fprintf(stderr, "compacteval score: %s (%s) given twice; scored once\n", in.ID, path)
+				continue
+			}
+			seen[key] = true
+			kept = append(kept, in)
+		}
+		src.Cases = len(kept)
+		inputs = append(inputs, kept...)
 		sources = append(sources, src)
+	}
+	if *strict && malformed > 0 {
+		fmt.Fprintf(stderr, "compacteval score: %d malformed lines (-strict)\n", malformed)
+		return exitError
+	}
+	if len(inputs) == 0 {
+		fmt.Fprintln(stderr, "compacteval score: no case to score: no corpus case with a conversation, no compaction in the sessions")
+		return exitError
 	}
 	results := make([]eval.Result, len(inputs))
 	for i, in := range inputs {
@@ -92,9 +124,6 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	report := eval.NewReport(results, opt)
 	report.Sources = sources
-	if len(results) == 0 {
-		fmt.Fprintln(stderr, "compacteval score: no case to score (no conversation in the corpus cases, no compaction in the sessions)")
-	}
 	if *asJSON {
 		return writeJSON(stdout, stderr, report)
 	}
@@ -140,6 +169,9 @@ func readScoreInputs(path, format string) ([]eval.Input, eval.Source, error) {
 	if err != nil {
 		return nil, src, err
 	}
+	if format != "auto" && st.Messages == 0 && len(ins) == 0 {
+		return nil, src, fmt.Errorf("%s: -format %s found no message in it (%s)", path, format, st)
+	}
 	src.Cases, src.Stats = len(ins), &st
 	return ins, src, nil
 }
@@ -164,10 +196,29 @@ func readCorpusInputs(path string, src eval.Source) ([]eval.Input, eval.Source, 
 	return ins, src, nil
 }
 
+// inputKey names an input whatever PATH reached it: the absolute path of its file and its
+// id within it.
+func inputKey(in eval.Input) string {
+	file, id := in.Source, in.ID
+	if j := strings.LastIndexByte(file, ':'); j > 0 && strings.Trim(file[j+1:], "0123456789") == "" {
+		file = file[:j]
+	}
+	if j := strings.LastIndexByte(id, '#'); j >= 0 {
+		id = id[j:]
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	return file + "\x00" + id
+}
+
 // reportSource writes to stderr what a session reader skipped or worked around.
 func reportSource(stderr io.Writer, src eval.Source) {
 	if src.Stats == nil {
 		return
+	}
+	for _, w := range src.Stats.Warnings {
+		fmt.Fprintf(stderr, "compacteval score: %s\n", w)
 	}
 	if _, unknown := src.Stats.SkippedTotal(); unknown > 0 {
 		fmt.Fprintf(stderr, "compacteval score: %s: %s\n", src.Path, src.Stats)
@@ -186,8 +237,8 @@ func printScores(w io.Writer, r eval.Report) {
 		width = max(width, len(c.ID))
 	}
 	width = min(width, 64)
-	fmt.Fprintf(w, "%-*s %5s %5s %6s %6s %6s %6s %7s %7s %5s %5s %7s %6s  %s\n", width, "case",
-		"msgs", "cut", "cover", "bound", "leak", "users", "constr", "misattr", "prev", "sect", "tokens", "ratio", "path")
+	fmt.Fprintf(w, "%-*s %5s %5s %6s %6s %6s %6s %6s %7s %7s %5s %5s %7s %6s  %s\n", width, "case",
+		"msgs", "cut", "score", "cover", "bound", "leak", "users", "constr", "misattr", "prev", "copy", "tokens", "ratio", "format (path)")
 	for _, c := range r.Cases {
 		ratio := "-"
 		if c.CompressionRatio != nil {
@@ -197,32 +248,40 @@ func printScores(w io.Writer, r eval.Report) {
 		if c.BoundaryComputed {
 			cut += "*"
 		}
-		sect := fmt.Sprintf("%d/9", len(c.Sections.Present))
-		if !c.Sections.InOrder {
-			sect += "!"
-		}
 		prev := "-"
 		if c.PreviousSummarySurvival != nil {
 			prev = decimal(*c.PreviousSummarySurvival)
 		}
-		fmt.Fprintf(w, "%-*s %5d %5s %6s %6s %6s %6s %7s %7s %5s %5s %7d %6s  %s\n", width, clip(c.ID, width),
-			c.Messages, cut, decimal(c.Coverage), decimal(c.BoundaryCoverage), decimal(c.TailLeakage),
+		score := "-"
+		if c.Score != nil {
+			score = fmt.Sprintf("%.2f", *c.Score)
+		}
+		fmt.Fprintf(w, "%-*s %5d %5s %6s %6s %6s %6s %6s %7s %7s %5s %5s %7d %6s  %s (%s)\n", width, clip(c.ID, width),
+			c.Messages, cut, score, decimal(c.Coverage), decimal(c.BoundaryCoverage), decimal(c.TailLeakage),
 			fraction(c.UserMessages), fraction(c.ConstraintsVerbatim),
-			fmt.Sprintf("%d/%d", len(c.Misattributed), c.FakeUserTurns), prev, sect, c.SummaryTokens, ratio, c.Path)
+			fmt.Sprintf("%d/%d", len(c.Misattributed), c.FakeUserTurns), prev, decimal(c.Copied), c.SummaryTokens, ratio, c.Format, c.Path)
 	}
 	t := r.Totals
-	fmt.Fprintf(w, "%-*s %5s %5s %6s %6s %6s %6s %7s %7s %5s %5s %7d\n", width, "total (mean)", "", "",
+	score := "-"
+	if t.Score.Mean != nil {
+		score = fmt.Sprintf("%.2f", *t.Score.Mean)
+	}
+	fmt.Fprintf(w, "%-*s %5s %5s %6s %6s %6s %6s %6s %7s %7s %5s %5s %7d\n", width, "total (mean)", "", "", score,
 		mean(t.Coverage), mean(t.BoundaryCoverage), mean(t.TailLeakage), mean(t.UserMessages),
 		mean(t.ConstraintsVerbatim), fmt.Sprintf("%d/%d", t.Misattributed, t.FakeUserTurns),
-		mean(t.PreviousSummarySurvival), fmt.Sprintf("%d/%d", t.SectionsComplete, t.Cases), t.SummaryTokens)
-	fmt.Fprintf(w, "\n%d cases, %d with a summary. cover, bound, leak: shares of facts; prev: share of the previous\n"+
-		"summary kept; sect: sections present (! out of order; the total counts complete ones); cut*: computed as pi does.\n", t.Cases, t.SummaryFound)
+		mean(t.PreviousSummarySurvival), mean(t.Copied), t.SummaryTokens)
+	fmt.Fprintf(w, "\n%d cases, %d with a summary. score: the headline score (go doc ./eval); cover, bound, leak: shares\n"+
+		"of facts; prev: share of the previous summary kept; copy: share of the summary copied from the messages;\n"+
+		"cut*: computed as pi does.\n", t.Cases, t.SummaryFound)
 
 	for _, c := range r.Cases {
-		if len(c.Missed) == 0 && len(c.Leaked) == 0 && len(c.Misattributed) == 0 {
+		if len(c.Missed) == 0 && len(c.Leaked) == 0 && len(c.Misattributed) == 0 && c.SecretsLeaked == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s\n", c.ID)
+		if c.SecretsLeaked > 0 {
+			fmt.Fprintf(w, "  %s: %d secrets of the conversation are in the summary\n", eval.FlawSecretsLeaked, c.SecretsLeaked)
+		}
 		listFacts(w, "missed", c.Missed)
 		listFacts(w, "leaked", c.Leaked)
 		listFacts(w, "misattributed", c.Misattributed)

@@ -73,6 +73,9 @@ func TestScoreErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte("{\"type\":\"session\",\"version\":3,\"id\":\"x\"}\n{\"type\":\"message\",\n"), 0o644)
+	noMessage := filepath.Join(dir, "nomessage.jsonl")
+	os.WriteFile(noMessage, []byte(`{"type":"user","uuid":"a"}`+"\n"+`{"type":"assistant","uuid":"b","parentUuid":"a"}`+"\n"), 0o644)
+	skipped := withMalformedLine(t, dir)
 	neither := filepath.Join(dir, "neither.jsonl")
 	os.WriteFile(neither, []byte(`{"foo":1}`+"\n"), 0o644)
 	for _, tc := range []struct {
@@ -80,7 +83,11 @@ func TestScoreErrors(t *testing.T) {
 		stderr string
 		reason string
 	}{
-		{[]string{"score", bad}, bad + ":2: malformed JSON", "a malformed line names file:line"},
+		{[]string{"score", bad}, bad + ":2: malformed JSON", "a malformed line is skipped with file:line; then nothing is left to score"},
+		{[]string{"score", noMessage}, "no case to score", "a Claude Code transcript with no message fields: before, exit 0"},
+		{[]string{"score", "corpus/cases/fenced"}, "no case to score", "a folder without eval cases: before, exit 0"},
+		{[]string{"score", "-format", "claude", "eval/testdata/pi/v2.jsonl"}, "-format claude found no message", "a pi session forced to claude: before, exit 0 with no case"},
+		{[]string{"score", "-strict", skipped}, "1 malformed lines (-strict)", "-strict turns a skipped line into exit 2"},
 		{[]string{"score", neither}, "use -format", "a file of neither format"},
 		{[]string{"score", filepath.Join(dir, "missing.jsonl")}, "missing.jsonl", "a missing file"},
 		{[]string{"score"}, "no PATH", "no argument"},
@@ -105,5 +112,59 @@ func TestScoreHelp(t *testing.T) {
 	code, _, errOut := runCLI(t, "", "score", "-h")
 	if code != exitOK || !strings.Contains(errOut, "Examples:") || !strings.Contains(errOut, "-keep-tokens") {
 		t.Errorf("score -h = %d, %q; want 0 and the usage with examples and flags", code, errOut)
+	}
+}
+
+// withMalformedLine writes a copy of the v2 pi session with a line of two entries after its
+// header, and returns its path.
+func withMalformedLine(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "eval/testdata/pi/v2.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rest, _ := strings.Cut(string(data), "\n")
+	path := filepath.Join(dir, "two-on-a-line.jsonl")
+	bad := `{"type":"label","id":"l1","parentId":null,"label":"x"}{"type":"label","id":"l2","parentId":null,"label":"y"}`
+	if err := os.WriteFile(path, []byte(head+"\n"+bad+"\n"+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestScoreSkipsMalformedLine(t *testing.T) {
+	// pi skips a line it cannot parse; so does score (before: exit 2 for the whole file).
+	path := withMalformedLine(t, t.TempDir())
+	code, out, errOut := runCLI(t, "", "score", "-json", path)
+	if code != exitOK {
+		t.Fatalf("score %s = %d, stderr %q; want 0", path, code, errOut)
+	}
+	if !strings.Contains(errOut, path+":2: malformed JSON") {
+		t.Errorf("stderr = %q; want a warning naming %s:2", errOut, path)
+	}
+	var r eval.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Cases) != 2 || r.Sources[0].Stats == nil || r.Sources[0].Stats.Malformed != 1 {
+		t.Errorf("report: %d cases, stats %+v; want the 2 compactions and 1 malformed line counted", len(r.Cases), r.Sources[0].Stats)
+	}
+}
+
+func TestScoreCountsACaseOnce(t *testing.T) {
+	// The same case given twice, directly and through its folder, was counted twice.
+	code, out, errOut := runCLI(t, "", "score", "-json", "eval/testdata/cases", "eval/testdata/cases/eval/session-store-refactor.yaml", "eval/testdata/pi/v2.jsonl", "./eval/testdata/pi/v2.jsonl")
+	if code != exitOK {
+		t.Fatalf("score = %d, stderr %q", code, errOut)
+	}
+	var r eval.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Totals.Cases != 9 {
+		t.Errorf("totals count %d cases, want 9 (7 corpus cases and 2 compactions, each once)", r.Totals.Cases)
+	}
+	if !strings.Contains(errOut, "given twice; scored once") {
+		t.Errorf("stderr = %q; want the duplicates named", errOut)
 	}
 }

@@ -617,6 +617,13 @@ func (g *checker) eval(baseline, run *report.Report) {
 		n, _ := mean(rt.TailLeakage)
 		g.rise("(eval)", "tail_leakage", m, n, d.TailLeakage)
 	}
+	if bt.Score.Mean != nil { // the headline score, held to the coverage allowance
+		n := 0.0
+		if rt.Score.Mean != nil {
+			n = *rt.Score.Mean
+		}
+		g.share("(eval)", "score", *bt.Score.Mean, n, d.Coverage)
+	}
 	now := map[string]eval.Result{}
 	for _, r := range run.Eval.Cases {
 		now[r.ID] = r

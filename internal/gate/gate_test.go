@@ -37,6 +37,7 @@ func baseline() *report.Report {
 				Coverage:         eval.Aggregate{Cases: 2, Mean: m(0.65)},
 				BoundaryCoverage: eval.Aggregate{Cases: 2, Mean: m(0.75)},
 				TailLeakage:      eval.Aggregate{Cases: 2, Mean: m(0.1)},
+				Score:            eval.Mean{Cases: 2, Mean: m(0.6)},
 			},
 		},
 	}
@@ -177,6 +178,13 @@ func TestCheck(t *testing.T) {
 			},
 			want:   []string{"(eval): tail_leakage 0.1000 -> 0.3000 (allowed rise 0.0000)"},
 			reason: "leakage is lower-is-better",
+		},
+		{
+			name:   "headline score falls",
+			change: func(r *report.Report) { x := 0.58; r.Eval.Totals.Score.Mean = &x },
+			cfg:    func(c *Config) { c.AllowedDrop.Coverage = 0.01 },
+			want:   []string{"(eval): score 0.6000 -> 0.5800 (allowed drop 0.0100)"},
+			reason: "the headline score is held to the coverage allowance",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
