@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/compacteval/compacteval/fuzz/drift"
@@ -106,22 +105,21 @@ func printRunSummary(w io.Writer, r *report.Report, out string) {
 	for _, e := range r.Extractors {
 		width = max(width, len(e.Name))
 	}
-	goldens := slices.Contains(r.Stages, pipeline.StageGolden)
 	fmt.Fprintf(w, "%-*s %9s %8s %12s %8s\n", width, "extractor", "intended", "rate", "drift exact", "golden")
 	for _, e := range r.Extractors {
 		golden := "ok"
 		switch {
 		case e.GoldenMismatches > 0:
 			golden = fmt.Sprintf("%d off", e.GoldenMismatches)
-		case e.External || !goldens:
-			golden = "-" // a user's extractor has no goldens: its baseline is what the gate compares
+		case e.GoldenChecked == 0:
+			golden = "-" // no goldens (a user's extractor has none: its baseline is what the gate compares)
 		}
 		fmt.Fprintf(w, "%-*s %9s %7.1f%% %11.1f%% %8s\n", width, e.Name, fmt.Sprintf("%d/%d", e.Intended, e.Cases), 100*e.Rate, 100*e.DriftExact, golden)
 	}
 	t := r.Eval.Totals
 	if t.Cases > 0 {
-		fmt.Fprintf(w, "\neval: %d cases, mean coverage %s, boundary coverage %s, tail leakage %s\n",
-			t.Cases, meanOrDash(t.Coverage.Mean), meanOrDash(t.BoundaryCoverage.Mean), meanOrDash(t.TailLeakage.Mean))
+		fmt.Fprintf(w, "\neval: %d cases, score %s (mean coverage %s, boundary coverage %s, tail leakage %s)\n",
+			t.Cases, meanOrDash(t.Score.Mean), meanOrDash(t.Coverage.Mean), meanOrDash(t.BoundaryCoverage.Mean), meanOrDash(t.TailLeakage.Mean))
 	}
 	if len(r.Problems) == 0 {
 		fmt.Fprintf(w, "\nno problems\n")

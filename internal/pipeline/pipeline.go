@@ -300,6 +300,7 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 			}
 			if !ex.External() && hasGoldens(goldens, ex.Name) {
 				compared = true
+				e.GoldenChecked++
 				res.Golden = goldenStatus(goldens, ex.Name, c.ID, got)
 				if res.Golden != "match" {
 					e.GoldenMismatches++

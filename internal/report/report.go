@@ -78,8 +78,10 @@ type Extractor struct {
 	// KnownDeviations counts the cases that list it in known_deviations.
 	KnownDeviations int     `json:"known_deviations"`
 	Categories      []Count `json:"categories"`
-	// GoldenMismatches counts the cases whose golden file differs or is missing.
+	// GoldenMismatches counts the cases whose golden file differs or is missing, out of
+	// GoldenChecked (0 where the corpus has no goldens for the extractor).
 	GoldenMismatches int `json:"golden_mismatches"`
+	GoldenChecked    int `json:"golden_checked,omitempty"`
 	// DriftExact is the share of exact recoveries over every unambiguous drift sample.
 	DriftExact float64 `json:"drift_exact"`
 }
