@@ -179,6 +179,10 @@ const probeProfile = "compacteval-probe"
 
 var haveProfiles = regexp.MustCompile(`unknown profile .*\(have ([^()]*)\)$`)
 
+// noExtract matches the answers that say there is no extractor at all: a module without
+// extractSummary (runner.mjs), a process that knows no extract op.
+var noExtract = regexp.MustCompile(`does not export extractSummary|unknown op`)
+
 // probe learns the profiles from the answer to an extract request with an unknown profile:
 // compacteval pipe lists its profiles in the error, the reference and a module answer with
 // their one extractor, which is named seed.
@@ -191,10 +195,15 @@ func (im *Impl) probe() error {
 	case resp.Error == nil && resp.HasSummary:
 		im.Profiles = []string{"seed"}
 	case resp.Error != nil:
-		if m := haveProfiles.FindStringSubmatch(*resp.Error); m != nil {
+		switch m := haveProfiles.FindStringSubmatch(*resp.Error); {
+		case m != nil:
 			im.Profiles, im.named = strings.Split(m[1], ", "), true
-		} else {
-			im.Profiles = []string{} // no extract: instruction requests only
+		case noExtract.MatchString(*resp.Error):
+			im.Profiles = []string{} // instruction requests only
+		default:
+			// It has an extractor, and the extractor fails: that side fails, it is never
+			// taken for one without an extractor (which a review would not compare).
+			return fmt.Errorf("its extractor answered an empty text with an error: %s", *resp.Error)
 		}
 	default:
 		return fmt.Errorf("answers an extract request without a summary field")
