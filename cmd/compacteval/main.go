@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 
@@ -21,6 +22,13 @@ func main() { mainExit() }
 func mainExit() {
 	if len(os.Args) < 2 || os.Args[1] != "record" { // record ends its own calls on a signal
 		stopOnSignal()
+	}
+	if os.Getenv("GOGC") == "" {
+		// A run holds its corpus (live) and makes several times as much garbage while it
+		// parses YAML and mutates answers: collecting at half the live heap instead of all
+		// of it keeps the peak a fifth lower (9,500 cases: 1.08 GB instead of 1.35 GB) at
+		// no measured cost in time.
+		debug.SetGCPercent(50)
 	}
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if interrupted.Load() {
