@@ -86,7 +86,7 @@ func extractRobust(text string, seed Extraction) (Extraction, int) {
 	sc := newScan(text)
 	analysis, examples := sc.regions()
 	best, ok, seen := sc.blocks(analysis, examples, false)
-	if !ok {
+	if !ok && sc.inlineOpeners > 0 {
 		var seenInline bool
 		best, ok, seenInline = sc.blocks(analysis, examples, true)
 		seen = seen || seenInline

@@ -49,6 +49,7 @@ func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate
 		}
 		c := sc.candidate(t, end.pos, closed, analysis, end.code)
 		c.degenerate = c.degenerate || inRegions(examples, int(t.start)) && isTemplate(c.body)
+		sc.code = end.code[:0]
 		seen = true
 		if !c.degenerate && (!ok || c.beats(best)) {
 			best, ok = c, true
@@ -73,6 +74,7 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 	tags := sc.tags
 	t := tags[i]
 	b.pos, next = len(sc.text), len(tags)
+	b.code = sc.code[:0] // reused: a block's code regions are needed only while it is built
 	fence := false
 	fi := sort.Search(len(sc.fences), func(k int) bool { return sc.fences[k].start > t.line })
 	fenced := -1               // the first structural closer skipped as inside a fence
@@ -153,7 +155,7 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 // the first fence line of the same character in its body closes that one (rule "Fences").
 // It returns 0 otherwise.
 func (sc *scan) fenceBefore(t tag) byte {
-	if !t.is(atLineStart) || TrimJS(sc.text[t.line:t.start]) != "" {
+	if len(sc.fences) == 0 || !t.is(atLineStart) || TrimJS(sc.text[t.line:t.start]) != "" {
 		return 0
 	}
 	l := int(t.line)
@@ -171,6 +173,15 @@ func (sc *scan) fenceBefore(t tag) byte {
 // afterDetails reports whether the last non-blank line before tag t's line (or t's own
 // line, before t) opens an HTML <details> element.
 func (sc *scan) afterDetails(t tag) bool {
+	if sc.details < 0 {
+		sc.details = 0
+		if sc.containsFold("<details") {
+			sc.details = 1
+		}
+	}
+	if sc.details == 0 {
+		return false
+	}
 	before := TrimJS(sc.text[t.line:t.start])
 	l := int(t.line)
 	for n := 0; before == "" && n < 3; n++ {
@@ -182,9 +193,30 @@ func (sc *scan) afterDetails(t tag) bool {
 	return hasPrefixFold(before, "<details") && strings.HasSuffix(before, ">")
 }
 
+// containsFold reports whether the text holds s ('<' then ASCII letters in any case),
+// looking only at the '<' bytes.
+func (sc *scan) containsFold(s string) bool {
+	text := sc.text
+	for pos := 0; ; {
+		k := strings.IndexByte(text[pos:], '<')
+		if k < 0 {
+			sc.steps += len(text) - pos
+			return false
+		}
+		sc.steps += k + 1
+		if hasPrefixFold(text[pos+k:], s) {
+			return true
+		}
+		pos += k + 1
+	}
+}
+
 // candidate builds the block from opener t to end, leaving out analysis blocks inside it
 // except those quoted in its fenced code (rules "Analysis", "Truncation", "Fences", "Trim").
 func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) candidate {
+	if raw := sc.text[t.end:end]; len(raw) <= 16 && trimRobust(raw, sc.nel) == "" {
+		return candidate{closed: closed, start: int(t.start), degenerate: true} // the common empty block of a loop
+	}
 	body := sc.cutRegions(int(t.end), end, analysis, code)
 	if !closed {
 		body = trimPartialCloser(body)
@@ -428,7 +460,9 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 {
 			from = analysis[k-1].end
 		}
-		if body := trimRobust(text[from:t.start], sc.nel); hasContent(body) && sectionCount(body) >= 3 {
+		body := trimRobust(text[from:t.start], sc.nel)
+		sc.steps += len(body)
+		if hasContent(body) && sectionCount(body) >= 3 {
 			return body, true
 		}
 		break
@@ -456,7 +490,9 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 				sc.steps += closeAt - end
 			}
 			if closeAt != failedClose {
-				if body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel); hasContent(body) {
+				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
+				sc.steps += len(body)
+				if hasContent(body) {
 					return body, true
 				}
 				failedClose = closeAt
@@ -468,19 +504,34 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		if lastAnalysis > start {
 			after = 1
 		}
-		if h := strings.Trim(l, "#*_ :"); equalFold(h, "summary") && next >= 0 && !headingTried[after] {
+		if h := trimLabel(l); equalFold(h, "summary") && next >= 0 && !headingTried[after] {
 			headingTried[after] = true
 			to := len(text)
 			if after == 1 {
 				to = lastAnalysis
 			}
-			if body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel); hasContent(body) && sectionCount(body) >= 3 {
+			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
+			sc.steps += len(body)
+			if hasContent(body) && sectionCount(body) >= 3 {
 				return body, true
 			}
 		}
 		start = next
 	}
 	return "", false
+}
+
+// trimLabel removes the marks around a label: "## Summary:" and "**Summary**" give "Summary".
+func trimLabel(l string) string {
+	isMark := func(c byte) bool { return c == '#' || c == '*' || c == '_' || c == ' ' || c == ':' }
+	i, j := 0, len(l)
+	for i < j && isMark(l[i]) {
+		i++
+	}
+	for j > i && isMark(l[j-1]) {
+		j--
+	}
+	return l[i:j]
 }
 
 // untagged returns the text of an answer that has no summary block and no marker, minus
@@ -508,7 +559,7 @@ func hasProse(body string) bool {
 	found := false
 	eachLine(body, func(line string) bool {
 		l := strings.TrimSpace(line)
-		if h := strings.Trim(l, "#*_ :"); equalFold(h, "summary") || equalFold(h, "analysis") {
+		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") {
 			return true
 		}
 		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)

@@ -67,16 +67,19 @@ type fenceLine struct {
 
 // scan is the text with its tags and fence lines.
 type scan struct {
-	text   string
-	nel    bool // U+0085 is the line terminator
-	simple bool // "\n" is the only line terminator
-	tags   []tag
-	fences []fenceLine
-	steps  int // bytes and items visited, for the linearity tests
+	text          string
+	nel           bool // U+0085 is the line terminator
+	simple        bool // "\n" is the only line terminator
+	tags          []tag
+	fences        []fenceLine
+	steps         int      // bytes and items visited, for the linearity tests
+	code          []region // scratch for blockEnd
+	inlineOpeners int      // summary openers after prose, outside code
+	details       int8     // whether the text holds <details (1) or not (0); -1 before it is known
 }
 
 func newScan(text string) *scan {
-	sc := &scan{text: text}
+	sc := &scan{text: text, details: -1}
 	sc.nel = strings.Contains(text, "\u0085") && !strings.ContainsAny(text, "\n\r")
 	sc.simple = !sc.nel && strings.IndexByte(text, '\r') < 0 && !strings.Contains(text, "\u2028") && !strings.Contains(text, "\u2029")
 	sc.scanTags()
@@ -182,7 +185,7 @@ func (sc *scan) termLenBefore(start int) int {
 // bounded number of times (rules "Tags").
 func (sc *scan) scanTags() {
 	text := sc.text
-	sc.tags = make([]tag, 0, strings.Count(text, "<")/2+1)
+	sc.tags = make([]tag, 0, min(strings.Count(text, "<"), len(text)/10)+1)
 	lineEnd := -1 // end of the current line; -1 before the first
 	lineStart, firstVisible, contentEnd, lastTick := 0, 0, 0, -1
 	tickPos, ticks := 0, 0
@@ -235,6 +238,9 @@ func (sc *scan) scanTags() {
 			t.flags |= afterCloser
 		}
 		prev = len(sc.tags)
+		if t.name == nameSummary && t.kind == opener && !t.structural() && !t.is(inCode) {
+			sc.inlineOpeners++
+		}
 		sc.tags = append(sc.tags, t)
 		pos = int(t.end)
 	}
@@ -332,23 +338,24 @@ func (sc *scan) indexByteIn(from, end int, c byte) int {
 // tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
 // misspelled by one letter.
 func tagNameOf(s string) (tagName, bool) {
-	if len(s) < 5 || len(s) > 8 {
+	switch {
+	case len(s) < 5 || len(s) > 8:
 		return 0, false
+	case equalFold(s, "summary"):
+		return nameSummary, true
+	case equalFold(s, "analysis"):
+		return nameAnalysis, true
+	case equalFold(s, "example"):
+		return nameExample, true
+	case equalFold(s, "think") || equalFold(s, "thinking"):
+		return nameThink, true
 	}
 	var buf [8]byte
 	for i := 0; i < len(s); i++ {
 		buf[i] = s[i] | 0x20 // s holds ASCII letters only
 	}
-	name := string(buf[:len(s)])
-	switch {
-	case name == "summary" || summaryMisspelling(name):
+	if summaryMisspelling(string(buf[:len(s)])) {
 		return nameSummary, true
-	case name == "analysis":
-		return nameAnalysis, true
-	case name == "example":
-		return nameExample, true
-	case name == "think" || name == "thinking":
-		return nameThink, true
 	}
 	return 0, false
 }
@@ -407,8 +414,12 @@ func (sc *scan) scanFences() {
 }
 
 func (sc *scan) fenceHits(s string, c byte) []fenceLine {
-	var out []fenceLine
 	text := sc.text
+	n := strings.Count(text, s)
+	if n == 0 {
+		return nil
+	}
+	out := make([]fenceLine, 0, n)
 	lo := 0 // a line start at or before pos
 	for pos := 0; pos < len(text); {
 		k := strings.Index(text[pos:], s)
