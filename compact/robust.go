@@ -72,17 +72,21 @@ func init() {
 // It runs in time linear in the length of the text. Texts of 2 GiB and more are beyond its
 // offsets; it returns ExtractSummary's result for them.
 func ExtractRobust(text string) Extraction {
-	seed := Extract(text)
-	if len(text) >= math.MaxInt32 || wellFormed(text, seed) {
-		return seed
+	if len(text) >= math.MaxInt32 {
+		return Extract(text)
 	}
-	e, _ := extractRobust(text, seed)
+	if wellFormedShape(text) {
+		if seed := Extract(text); wellFormed(text, seed) {
+			return seed
+		}
+	}
+	e, _ := extractRobust(text)
 	return e
 }
 
 // extractRobust is ExtractRobust after the well-formed check, with the work it did (see
-// scan.steps).
-func extractRobust(text string, seed Extraction) (Extraction, int) {
+// scan.steps). It runs seed only to report seed's path for the same answer.
+func extractRobust(text string) (Extraction, int) {
 	sc := newScan(text)
 	analysis, examples := sc.regions()
 	best, ok, seen := sc.blocks(analysis, examples, false)
@@ -92,7 +96,7 @@ func extractRobust(text string, seed Extraction) (Extraction, int) {
 		seen = seen || seenInline
 	}
 	if ok {
-		if seed.OK && seed.Summary == best.body {
+		if seed := Extract(text); seed.OK && seed.Summary == best.body {
 			return seed, sc.steps // the same answer: report seed's path
 		}
 		path := PathBlock
@@ -116,13 +120,17 @@ func extractRobust(text string, seed Extraction) (Extraction, int) {
 // block, one summary block, tags alone on their lines with "\n" endings, no other tag. There
 // robust returns what seed returns.
 func wellFormed(text string, e Extraction) bool {
-	if !e.OK || e.Path != PathLineAnchored {
-		return false
-	}
+	return e.OK && e.Path == PathLineAnchored && wellFormedShape(text) &&
+		sectionCount(e.Summary) >= 5 && !isFenceLine(firstLine(e.Summary))
+}
+
+// wellFormedShape is the part of wellFormed that needs no extraction: the tags and lines.
+func wellFormedShape(text string) bool {
 	s := TrimJS(text)
-	if strings.Count(s, "<summary>") != 1 || strings.Count(s, "</summary>") != 1 ||
-		strings.Count(s, "<analysis>") > 1 || strings.Count(s, "</analysis>") != strings.Count(s, "<analysis>") ||
-		strings.ContainsAny(s, "\r\u2028\u2029\u0085") {
+	// Each count stops at the second occurrence: a text full of mentions fails fast.
+	analyses := countUpTo(s, "<analysis>", 2)
+	if countUpTo(s, "<summary>", 2) != 1 || countUpTo(s, "</summary>", 2) != 1 || analyses > 1 ||
+		countUpTo(s, "</analysis>", 2) != analyses || strings.ContainsAny(s, "\r\u2028\u2029\u0085") {
 		return false
 	}
 	if strings.Contains(s, "<analysis>") && !strings.HasPrefix(s, "<analysis>\n") {
@@ -136,7 +144,21 @@ func wellFormed(text string, e Extraction) bool {
 	if a := strings.Index(s, "\n</analysis>\n"); strings.Contains(s, "<analysis>") && (a < 0 || a > i) {
 		return false
 	}
-	return sectionCount(e.Summary) >= 5 && !isFenceLine(firstLine(e.Summary))
+	return true
+}
+
+// countUpTo returns the number of non-overlapping sub in s, counting no further than max.
+func countUpTo(s, sub string, max int) int {
+	n := 0
+	for n < max {
+		i := strings.Index(s, sub)
+		if i < 0 {
+			break
+		}
+		n++
+		s = s[i+len(sub):]
+	}
+	return n
 }
 
 func firstLine(s string) string {

@@ -10,10 +10,9 @@ import (
 // robustWork runs robust on text past the well-formed check and returns the work it
 // counted (scan.steps) and the bytes it allocated.
 func robustWork(text string) (steps int, alloc uint64) {
-	seed := Extract(text)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, steps = extractRobust(text, seed)
+	_, steps = extractRobust(text)
 	runtime.ReadMemStats(&after)
 	return steps, after.TotalAlloc - before.TotalAlloc
 }

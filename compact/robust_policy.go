@@ -38,6 +38,7 @@ func (c candidate) beats(d candidate) bool {
 func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate, ok, seen bool) {
 	tags := sc.tags
 	fallbacks := true // only one block may end at a fallback closer: later ones would rescan to the end
+	sc.fenceCursor = 0
 	for i := 0; i < len(tags); i++ {
 		t := tags[i]
 		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && !inline || inRegions(analysis, int(t.start)) {
@@ -76,7 +77,10 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 	b.pos, next = len(sc.text), len(tags)
 	b.code = sc.code[:0] // reused: a block's code regions are needed only while it is built
 	fence := false
-	fi := sort.Search(len(sc.fences), func(k int) bool { return sc.fences[k].start > t.line })
+	for sc.fenceCursor < len(sc.fences) && sc.fences[sc.fenceCursor].start <= t.line {
+		sc.fenceCursor++ // openers come in text order: one pass over the fences for every block
+	}
+	fi := sc.fenceCursor
 	fenced := -1               // the first structural closer skipped as inside a fence
 	wrongCloser := -1          // the first </analysis> closing the block instead of </summary>
 	html := 0                  // open HTML <summary> elements inside <details>

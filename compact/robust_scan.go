@@ -74,17 +74,33 @@ type scan struct {
 	fences        []fenceLine
 	steps         int      // bytes and items visited, for the linearity tests
 	code          []region // scratch for blockEnd
+	fenceCursor   int      // the first fence line after the last block opener's line
 	inlineOpeners int      // summary openers after prose, outside code
 	details       int8     // whether the text holds <details (1) or not (0); -1 before it is known
 }
 
 func newScan(text string) *scan {
 	sc := &scan{text: text, details: -1}
-	sc.nel = strings.Contains(text, "\u0085") && !strings.ContainsAny(text, "\n\r")
-	sc.simple = !sc.nel && strings.IndexByte(text, '\r') < 0 && !strings.Contains(text, "\u2028") && !strings.Contains(text, "\u2029")
+	cr := strings.IndexByte(text, '\r') >= 0
+	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
+	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
 	sc.scanTags()
 	sc.scanFences()
 	return sc
+}
+
+// hasLineSeparator reports whether s holds U+2028 or U+2029, in one pass.
+func hasLineSeparator(s string) bool {
+	for {
+		i := strings.IndexByte(s, 0xe2)
+		if i < 0 || i+2 >= len(s) {
+			return false
+		}
+		if s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // terminatorLen returns the length of the line terminator at s[i], or 0; U+0085 counts
@@ -249,6 +265,9 @@ func (sc *scan) scanTags() {
 // firstVisible returns the position of the first character of text[start:end] that is not
 // invisible, or end.
 func (sc *scan) firstVisible(start, end int) int {
+	if start < end && sc.text[start] > ' ' && sc.text[start] < 0x80 {
+		return start // the common line that starts with a visible ASCII character
+	}
 	i := start
 	for i < end {
 		r, size := utf8.DecodeRuneInString(sc.text[i:end])
@@ -263,6 +282,9 @@ func (sc *scan) firstVisible(start, end int) int {
 
 // contentEnd returns the end of text[start:end] without trailing JavaScript whitespace.
 func (sc *scan) contentEnd(start, end int) int {
+	if end > start && sc.text[end-1] > ' ' && sc.text[end-1] < 0x80 {
+		return end
+	}
 	j := end
 	for j > start {
 		r, size := utf8.DecodeLastRuneInString(sc.text[start:j])
@@ -309,6 +331,10 @@ func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 			return tag{}, false
 		}
 		t.end = int32(k2 + 1)
+		return t, true
+	}
+	if k < end && text[k] == '>' {
+		t.end = int32(k + 1) // the plain <summary>: nothing to search
 		return t, true
 	}
 	if *gtNext < k {
@@ -544,6 +570,9 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 
 // inRegions reports whether pos falls in one of rs, which are sorted and disjoint.
 func inRegions(rs []region, pos int) bool {
+	if len(rs) == 0 {
+		return false
+	}
 	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > pos })
 	return i < len(rs) && rs[i].start <= pos
 }
