@@ -203,8 +203,10 @@ func Families(size int) []BenchInput {
 		{"near-miss-openers", oneLine("<summary x", "\n")},
 		{"near-miss-names", oneLine("<summar> <sumaryy> ", "\n")},
 		{"long-line-closers", oneLine("</summary> ", "end\n")},
+		{"long-line-blank-tail", strings.Repeat("</summary> ", size/22) + strings.Repeat(" ", size/2) + "\n"},
 		{"code-span-tags", oneLine("`<summary>` ", "\n")},
-		{"invisible-prefix", "\u200b\u200b\u200b" + oneLine("<summary> ", "\n")},
+		{"open-code-span", "`" + oneLine("<summary> ", "\n")},
+		{"invisible-prefix", strings.Repeat("\u200b", size/6) + strings.Repeat("<summary> ", size/20) + "\n"},
 		{"details-fallback", repeat("<details>\n<summary>\n</analysis>\n")},
 		{"unclosed-with-text", repeat("<summary>\n1. Primary Request and Intent:\n")},
 	}
