@@ -44,6 +44,10 @@ func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate
 		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && !inline || inRegions(analysis, int(t.start)) {
 			continue
 		}
+		if sc.emptyBefore(i) {
+			seen = true // an empty block ended by the next opener: the loop of a stuck model
+			continue
+		}
 		end, closed, next, byFallback := sc.blockEnd(i, analysis, fallbacks)
 		if byFallback {
 			fallbacks = false
@@ -58,6 +62,28 @@ func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate
 		i = next
 	}
 	return best, ok, seen
+}
+
+// emptyBefore reports whether the block opened by tags[i] is empty and ends, unclosed, at
+// the next tag: a structural summary opener on a later line, after nothing but blanks, that
+// is no HTML element (blockEnd's answer for it, found without its setup).
+func (sc *scan) emptyBefore(i int) bool {
+	tags := sc.tags
+	if i+1 >= len(tags) {
+		return false
+	}
+	t, u := tags[i], tags[i+1]
+	if u.name != nameSummary || u.kind != opener || !u.structural() || u.line == t.line || int(u.start)-int(t.end) > 16 {
+		return false
+	}
+	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
+		return false // <summary>Title</summary>: an HTML element inside the body
+	}
+	if trimRobust(sc.text[t.end:u.start], sc.nel) != "" || sc.afterDetails(u) {
+		return false
+	}
+	sc.steps++
+	return true
 }
 
 // blockBound is where a block ends, with the fenced code blocks of its body.
@@ -208,7 +234,7 @@ func (sc *scan) containsFold(s string) bool {
 			return false
 		}
 		sc.steps += k + 1
-		if hasPrefixFold(text[pos+k:], s) {
+		if i := pos + k; i+1 < len(text) && text[i+1]|0x20 == s[1] && hasPrefixFold(text[i:], s) {
 			return true
 		}
 		pos += k + 1
@@ -480,8 +506,8 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 	for start := 0; start >= 0; {
 		end := sc.lineEnd(start)
 		next := sc.nextLine(end)
-		if inRegions(analysis, start) {
-			start = next
+		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
+			start = next // a marker line starts with a blank, '[', a heading mark or S
 			continue
 		}
 		l := TrimJS(text[start:end])
@@ -523,6 +549,16 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		start = next
 	}
 	return "", false
+}
+
+// markerStart reports whether a line starting with byte c can be a marker line: "[summary]",
+// or a Summary label after blanks and marks (non-ASCII bytes may begin JavaScript blanks).
+func markerStart(c byte) bool {
+	switch c {
+	case '[', '#', '*', '_', ':', ' ', '\t', '\v', '\f', 's', 'S':
+		return true
+	}
+	return c >= 0x80
 }
 
 // trimLabel removes the marks around a label: "## Summary:" and "**Summary**" give "Summary".
