@@ -27,7 +27,7 @@ func init() {
 //     closing tag (</analysis><summary>, </analysis> <summary>), or, for a closer, at the end
 //     of a line. A tag inside `inline code` is a mention. A summary opener after prose on its
 //     line (Here is the summary: <summary>...) starts a block when no block at a line start
-//     has content.
+//     has content, unless it follows <details> (an HTML element).
 //   - Analysis [scan.regions, removeNestedAnalysis]: an analysis (or think) block runs from
 //     its opener to the first closer that names analysis, think or thinking (a model that
 //     closes <analysis> with </think> still closed it); unclosed, it runs to the next
@@ -44,7 +44,7 @@ func init() {
 //     <summary> right after <details>) and not a pair the summary quotes on its own line
 //     (<summary></summary> after prose). A body whose code fence swallows every closer ends
 //     at the first one; a body with no summary closer but an </analysis> line after it ends
-//     there (a wrong closer); only the first block may end at such a fallback. A new opener
+//     there (a wrong closer); at most eight blocks may end at such a fallback. A new opener
 //     before any closer ends the block there, unclosed (a retry or a loop).
 //   - Duplicates [candidate.beats, sectionCount]: of several blocks, the one with the most
 //     of the nine numbered sections wins; among equals, a closed block beats an unclosed one
@@ -64,8 +64,9 @@ func init() {
 //     end (PathMarker). An answer with no summary block at all and no marker returns its
 //     text minus analysis blocks, up to an orphan </summary> (PathUntagged): losing the
 //     compaction over a formatting slip hurts more than untidy text. It is no summary when
-//     only tags, headings and labels remain, or when the text is a tool call printed as
-//     text or a refusal.
+//     only tags, headings, fences and labels remain, when the analysis runs unclosed to the
+//     end (the answer was cut before its summary), or when the text is a tool call printed
+//     as text or a refusal.
 //   - Trim [trimRobust]: JavaScript's trim, plus zero-width characters next to the tags,
 //     plus U+0085 where the answer uses it as its line terminator.
 //

@@ -27,6 +27,9 @@ const enum Name {
 	Example,
 }
 
+// How many blocks may end at a fallback closer: each such block has scanned to the end.
+const MAX_FALLBACKS = 8;
+
 const AT_LINE_START = 1;
 const AT_LINE_END = 2;
 const IN_CODE = 4;
@@ -254,6 +257,7 @@ class Scan {
 	tags: Tag[] = [];
 	fences: FenceLine[] = [];
 	inlineOpeners = 0;
+	openAnalysis = false;
 	private details = -1;
 	private gtAt = -1;
 	private ltAt = -1;
@@ -472,6 +476,7 @@ class Scan {
 					i = j - 1;
 				} else {
 					analysis.push({ start: t.start, end: this.text.length });
+					this.openAnalysis = true;
 					i = n;
 				}
 			} else if (t.name === Name.Example) {
@@ -484,14 +489,15 @@ class Scan {
 
 	blocks(analysis: Region[], examples: Region[], inline: boolean): { best?: Candidate; seen: boolean } {
 		const tags = this.tags;
-		let fallbacks = true;
+		let fallbacks = MAX_FALLBACKS;
 		let best: Candidate | undefined;
 		let seen = false;
 		for (let i = 0; i < tags.length; i++) {
 			const t = tags[i];
-			if (t.name !== Name.Summary || t.kind !== Kind.Opener || t.flags & IN_CODE || (!structural(t) && !inline) || inRegions(analysis, t.start)) continue;
-			const e = this.blockEnd(i, analysis, fallbacks);
-			if (e.byFallback) fallbacks = false;
+			if (t.name !== Name.Summary || t.kind !== Kind.Opener || t.flags & IN_CODE || (!structural(t) && (!inline || this.htmlOnLine(t))) || inRegions(analysis, t.start))
+				continue;
+			const e = this.blockEnd(i, analysis, fallbacks > 0);
+			if (e.byFallback) fallbacks--;
 			const c = this.candidate(t, e.pos, e.closed, analysis, e.code);
 			c.degenerate = c.degenerate || (inRegions(examples, t.start) && isTemplate(c.body));
 			seen = true;
@@ -499,6 +505,12 @@ class Scan {
 			i = e.next;
 		}
 		return { best, seen };
+	}
+
+	private htmlOnLine(t: Tag): boolean {
+		const before = trimJS(this.text.slice(t.line, t.start));
+		const lt = before.lastIndexOf("<");
+		return lt >= 0 && hasPrefixFold(before.slice(lt), "<details") && before.endsWith(">");
 	}
 
 	private blockEnd(i: number, analysis: Region[], fallbacks: boolean): { pos: number; code: Region[]; closed: boolean; next: number; byFallback: boolean } {
@@ -659,6 +671,7 @@ class Scan {
 	}
 
 	untagged(analysis: Region[]): string | undefined {
+		if (this.openAnalysis) return undefined;
 		let end = this.text.length;
 		for (const t of this.tags) {
 			if (t.name === Name.Summary && t.kind === Kind.Closer && structural(t) && !inRegions(analysis, t.start)) {
@@ -775,7 +788,7 @@ function hasProse(body: string): boolean {
 	eachLine(body, (line) => {
 		const l = trimSpaceGo(line);
 		const h = trimLabel(l);
-		if (equalFold(h, "summary") || equalFold(h, "analysis")) return true;
+		if (equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l)) return true;
 		found = l !== "" && !tagShapedOnly(l) && !isHeadingOnly(l);
 		return !found;
 	});

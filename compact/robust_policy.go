@@ -37,20 +37,20 @@ func (c candidate) beats(d candidate) bool {
 // tried when no block has content otherwise).
 func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate, ok, seen bool) {
 	tags := sc.tags
-	fallbacks := true // only one block may end at a fallback closer: later ones would rescan to the end
+	fallbacks := maxFallbacks // each block ending at a fallback closer has scanned to the end: bounded work
 	sc.fenceCursor = 0
 	for i := 0; i < len(tags); i++ {
 		t := tags[i]
-		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && !inline || inRegions(analysis, int(t.start)) {
+		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && (!inline || sc.htmlOnLine(t)) || inRegions(analysis, int(t.start)) {
 			continue
 		}
 		if sc.emptyBefore(i) {
 			seen = true // an empty block ended by the next opener: the loop of a stuck model
 			continue
 		}
-		end, closed, next, byFallback := sc.blockEnd(i, analysis, fallbacks)
+		end, closed, next, byFallback := sc.blockEnd(i, analysis, fallbacks > 0)
 		if byFallback {
-			fallbacks = false
+			fallbacks--
 		}
 		c := sc.candidate(t, end.pos, closed, analysis, end.code)
 		c.degenerate = c.degenerate || inRegions(examples, int(t.start)) && isTemplate(c.body)
@@ -84,6 +84,19 @@ func (sc *scan) emptyBefore(i int) bool {
 	}
 	sc.steps++
 	return true
+}
+
+// maxFallbacks is how many blocks of one answer may end at a fallback closer (a wrong closer
+// or a fenced one). Finding one scans to the end of the text, so an unbounded number would
+// make a loop of such blocks quadratic; retries in real answers stay well under it.
+const maxFallbacks = 8
+
+// htmlOnLine reports an opener written right after a <details> tag on its line: an HTML
+// element, not a summary block after prose.
+func (sc *scan) htmlOnLine(t tag) bool {
+	before := TrimJS(sc.text[t.line:t.start])
+	lt := strings.LastIndexByte(before, '<')
+	return lt >= 0 && hasPrefixFold(before[lt:], "<details") && strings.HasSuffix(before, ">")
 }
 
 // blockBound is where a block ends, with the fenced code blocks of its body.
@@ -576,9 +589,12 @@ func trimLabel(l string) string {
 
 // untagged returns the text of an answer that has no summary block and no marker, minus
 // its analysis blocks and up to an orphan </summary> (rule "No tags"). It is no summary
-// when nothing but tags, headings and Summary labels remain, or when the text is a tool
-// call printed as text or a refusal.
+// when nothing but tags, headings, fences and Summary labels remain, when an analysis block
+// runs unclosed to the end, or when the text is a tool call printed as text or a refusal.
 func (sc *scan) untagged(analysis []region) (string, bool) {
+	if sc.openAnalysis {
+		return "", false // cut off inside the analysis: the summary never came
+	}
 	end := len(sc.text)
 	for _, t := range sc.tags {
 		if t.name == nameSummary && t.kind == closer && t.structural() && !inRegions(analysis, int(t.start)) {
@@ -594,12 +610,13 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 	return body, true
 }
 
-// hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary").
+// hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
+// code fence lines.
 func hasProse(body string) bool {
 	found := false
 	eachLine(body, func(line string) bool {
 		l := strings.TrimSpace(line)
-		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") {
+		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
 			return true
 		}
 		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)

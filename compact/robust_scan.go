@@ -76,6 +76,7 @@ type scan struct {
 	code          []region // scratch for blockEnd
 	fenceCursor   int      // the first fence line after the last block opener's line
 	inlineOpeners int      // summary openers after prose, outside code
+	openAnalysis  bool     // an analysis block runs unclosed to the end
 	details       int8     // whether the text holds <details (1) or not (0); -1 before it is known
 }
 
@@ -557,6 +558,7 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 				i = j - 1
 			} else {
 				analysis = append(analysis, region{int(t.start), len(sc.text)})
+				sc.openAnalysis = true
 				i = n
 			}
 		case nameExample:

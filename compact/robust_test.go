@@ -69,6 +69,11 @@ func TestExtractRobust(t *testing.T) {
 		{"inline one-line block", "Here it is: <summary>Fixed the test.</summary> Bye.", "Fixed the test.", true, "an inline block on one line"},
 		{"quoted tags in a one-line summary", "<analysis>SECRET-ANALYSIS</analysis>\n<summary>1. The user asked for an <analysis> block then a <summary></summary> block.\n2. Work continued.</summary>",
 			"1. The user asked for an <analysis> block then a <summary></summary> block.\n2. Work continued.", true, "a quoted pair does not close the block"},
+		{"no tags, fence only", "```\n<analysis>\nSECRET-ANALYSIS and more", "", false, "a fence line left by an unclosed analysis is no summary"},
+		{"no tags, preamble then unclosed analysis", "I'll write the analysis first.\n<analysis>\nSECRET-ANALYSIS and more", "", false,
+			"an answer cut inside its analysis has no summary, whatever came before"},
+		{"inline html element is no block", "<analysis>SECRET-ANALYSIS</analysis>\n" + sections + "\n   Background: <details><summary>why</summary>more</details>\n</summary>", sections +
+			"\n   Background: <details><summary>why</summary>more</details>", true, "an opener after <details> is HTML; the orphan closer marks the summary"},
 		{"untagged, two analysis blocks", "<analysis>SECRET-ANALYSIS</analysis>\nkept one\n<analysis>SECRET-ANALYSIS</analysis>\nkept two", "kept one\n\nkept two", true, "every analysis block is cut"},
 		{"bracket marker, analysis after", "[summary]\n" + sections + "\n[/summry]\nnote <Analysis type=\"x\">\nSECRET-ANALYSIS </think>\nafter", sections + "\n[/summry]\nnote \nafter", true,
 			"a marker's body runs to the end minus the analysis (the FuzzRobustNoLeak crasher)"},
