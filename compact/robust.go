@@ -129,9 +129,11 @@ func wellFormed(text string, e Extraction) bool {
 func wellFormedShape(text string) bool {
 	s := TrimJS(text)
 	// Each count stops at the second occurrence: a text full of mentions fails fast.
-	analyses := countUpTo(s, "<analysis>", 2)
-	if countUpTo(s, "<summary>", 2) != 1 || countUpTo(s, "</summary>", 2) != 1 || analyses > 1 ||
-		countUpTo(s, "</analysis>", 2) != analyses || strings.ContainsAny(s, "\r\u2028\u2029\u0085") {
+	if countUpTo(s, "<summary>", 2) != 1 || countUpTo(s, "</summary>", 2) != 1 {
+		return false
+	}
+	if analyses := countUpTo(s, "<analysis>", 2); analyses > 1 || countUpTo(s, "</analysis>", 2) != analyses ||
+		strings.ContainsAny(s, "\r\u2028\u2029\u0085") {
 		return false
 	}
 	if strings.Contains(s, "<analysis>") && !strings.HasPrefix(s, "<analysis>\n") {

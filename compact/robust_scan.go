@@ -255,7 +255,7 @@ func (sc *scan) scanTags() {
 			t.flags |= afterCloser
 		}
 		prev = len(sc.tags)
-		if t.name == nameSummary && t.kind == opener && !t.structural() && !t.is(inCode) {
+		if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
 			sc.inlineOpeners++
 		}
 		sc.tags = append(sc.tags, t)
