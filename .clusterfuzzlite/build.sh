@@ -9,6 +9,8 @@ compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzBuildIns
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzExtractors fuzz_extractors
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustNoLeak fuzz_robust_no_leak
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustWellFormed fuzz_robust_well_formed
+compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustKeepsBlock fuzz_robust_keeps_block
+compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustUntagged fuzz_robust_untagged
 compile_native_go_fuzzer github.com/compacteval/compacteval/corpus FuzzParseCase fuzz_parse_case
 compile_native_go_fuzzer github.com/compacteval/compacteval/fuzz/drift FuzzDrift fuzz_drift
 compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzScore fuzz_score

@@ -2,6 +2,7 @@ package compact_test
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,4 +69,30 @@ func BenchmarkExtractors(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkFamilies runs seed and robust on every adversarial family of textgen.Families
+// at 100 KB and 1 MB, so that the two sizes show whether time grows linearly:
+// go test -run '^$' -bench Families ./compact
+func BenchmarkFamilies(b *testing.B) {
+	for _, size := range []int{100 << 10, 1 << 20} {
+		for _, f := range textgen.Families(size) {
+			for _, name := range []string{"seed", "robust"} {
+				ex, _ := compact.Lookup(name)
+				b.Run(f.Name+"/"+sizeName(size)+"/"+name, func(b *testing.B) {
+					b.SetBytes(int64(len(f.Text)))
+					for b.Loop() {
+						ex.Extract(f.Text)
+					}
+				})
+			}
+		}
+	}
+}
+
+func sizeName(n int) string {
+	if n >= 1<<20 {
+		return strconv.Itoa(n>>20) + "MB"
+	}
+	return strconv.Itoa(n>>10) + "KB"
 }

@@ -24,9 +24,11 @@ const (
 	PathOpenerToEnd
 	// PathMarker: no tags; a marker that robust accepts instead ([summary], a Summary heading).
 	PathMarker
+	// PathUntagged: no summary block and no marker; robust's text minus analysis blocks.
+	PathUntagged
 )
 
-var pathNames = [...]string{"none", "line-anchored", "loose", "whole", "block", "opener-to-end", "marker"}
+var pathNames = [...]string{"none", "line-anchored", "loose", "whole", "block", "opener-to-end", "marker", "untagged"}
 
 // String returns the path's name as used in goldens, reports and the pipe protocol.
 func (p Path) String() string {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/compacteval/compacteval/compact"
 )
@@ -129,3 +130,58 @@ func FuzzRobustWellFormed(f *testing.F) {
 const sectionsBody = "1. Primary Request and Intent:\n   a\n2. Key Technical Concepts:\n   b\n3. Files and Code Sections:\n   c\n" +
 	"4. Errors and fixes:\n   d\n5. Problem Solving:\n   e\n6. All user messages:\n   f\n7. Pending Tasks:\n   g\n" +
 	"8. Current Work:\n   h\n9. Optional Next Step:\n   i"
+
+// go test -run='^$' -fuzz='^FuzzRobustKeepsBlock$' -fuzztime=30s ./compact
+//
+// FuzzRobustKeepsBlock puts a closed summary block with content on its own lines between
+// any texts that hold no analysis or think tag, no code fence and no <example> wrapper:
+// robust always finds a summary there (it never loses a block a careful reader sees).
+func FuzzRobustKeepsBlock(f *testing.F) {
+	texts := seedTexts(f)
+	for i := 0; i+1 < len(texts); i += 2 {
+		f.Add(texts[i], "the tests pass", texts[i+1], uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, before, body, after string, form uint8) {
+		clean := strings.NewReplacer("`", "'", "~", "-", "nalysis", "nalyzis", "NALYSIS", "NALYZIS", "hink", "hynk", "HINK", "HYNK",
+			"xample", "xampel", "XAMPLE", "XAMPEL", "<", "(", "[", "(", "]", ")")
+		before, after = clean.Replace(before), clean.Replace(after)
+		if !utf8.ValidString(before) || !utf8.ValidString(after) {
+			return // case folding in the replacer is byte-wise; invalid text adds nothing here
+		}
+		body = "Work done: " + clean.Replace(body)
+		open := [...]string{"<summary>", "<SUMMARY>", "<summary type=\"final\">", "</analyzis><summary>"}[form%4]
+		closer := [...]string{"</summary>", "</Summary>", "</summary >", "</sumary>"}[form/4%4]
+		text := before + "\n" + open + "\n" + body + "\n" + closer + "\n" + after
+		if e := compact.ExtractRobust(text); !e.OK || e.Summary == "" {
+			t.Fatalf("ExtractRobust(%q) = %+v: lost the summary block", text, e)
+		}
+	})
+}
+
+// go test -run='^$' -fuzz='^FuzzRobustUntagged$' -fuzztime=30s ./compact
+//
+// FuzzRobustUntagged gives robust a text without tags, brackets or the word summary: when
+// it finds a summary, it is the text itself, trimmed (an untagged answer is returned whole,
+// never cut or rewritten).
+func FuzzRobustUntagged(f *testing.F) {
+	for _, s := range seedTexts(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if strings.ContainsAny(text, "<[") || strings.Contains(strings.ToLower(text), "summ") {
+			return // tags, brackets and Summary labels are markers, not untagged text
+		}
+		if !utf8.ValidString(text) {
+			return // a stray byte can match inside a character, and the check below cuts by bytes
+		}
+		e := compact.ExtractRobust(text)
+		if !e.OK {
+			return
+		}
+		rest := strings.Replace(text, e.Summary, "", 1)
+		rest = strings.NewReplacer("\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\u180e", "", "\u0085", "").Replace(rest)
+		if !strings.Contains(text, e.Summary) || compact.TrimJS(rest) != "" {
+			t.Fatalf("ExtractRobust(%q) = %q via %s: not the whole text trimmed", text, e.Summary, e.Path)
+		}
+	})
+}

@@ -61,6 +61,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cmp-masked": cmpMasked,
+			"mask":       mask,
 		},
 	})
 }
@@ -133,4 +134,17 @@ func cmpMasked(ts *testscript.TestScript, neg bool, args []string) {
 		return
 	}
 	ts.Fatalf("%s and %s differ (durations masked):\n--- got\n%s\n--- want\n%s", args[0], args[1], got, want)
+}
+
+// mask writes stdout or stderr (or a file) to a file of $WORK with durations and rates
+// masked as TIME: "mask stdout got.txt" then "cmp got.txt want.txt", which -update can
+// rewrite in the archive as it does any cmp.
+func mask(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mask stdout|stderr|file out")
+	}
+	out := timings.ReplaceAllString(ts.ReadFile(args[0]), "TIME")
+	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
 }

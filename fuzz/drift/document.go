@@ -1,7 +1,6 @@
 package drift
 
 import (
-	"github.com/compacteval/compacteval/internal/textdiff"
 	"strings"
 	"unicode/utf8"
 
@@ -398,7 +397,7 @@ func eachLine(s string, f func(string)) {
 			i++
 			continue
 		}
-		n := textdiff.TerminatorLen(s, i)
+		n := compact.TerminatorLen(s, i)
 		if n == 0 {
 			i++
 			continue

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compacteval/compacteval/compact"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
@@ -86,36 +87,13 @@ func Words(a, b string) []diffmatchpatch.Diff {
 	return dmp.DiffCleanupSemantic(diffs)
 }
 
-// TerminatorLen returns the length in bytes of the line terminator at s[i] ("\n", "\r\n",
-// a lone "\r", U+0085, U+2028, U+2029), or 0 where none starts.
-func TerminatorLen(s string, i int) int {
-	switch s[i] {
-	case '\n':
-		return 1
-	case '\r':
-		if i+1 < len(s) && s[i+1] == '\n' {
-			return 2
-		}
-		return 1
-	case 0xc2:
-		if i+1 < len(s) && s[i+1] == 0x85 {
-			return 2
-		}
-	case 0xe2:
-		if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
-			return 3
-		}
-	}
-	return 0
-}
-
-// SplitLines splits s after every line terminator that TerminatorLen knows, each kept at
+// SplitLines splits s after every line terminator that compact.TerminatorLen knows, each kept at
 // the end of its line. The last line may lack one; "" gives no lines.
 func SplitLines(s string) []string {
 	var ls []string
 	start := 0
 	for i := 0; i < len(s); {
-		n := TerminatorLen(s, i)
+		n := compact.TerminatorLen(s, i)
 		if n == 0 {
 			i++
 			continue

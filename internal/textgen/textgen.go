@@ -179,3 +179,35 @@ func BenchInputs() []BenchInput {
 		{"inline-summary-1MB", repeat("<summary>x", 1<<20)},
 	}
 }
+
+// Families returns one input of about size bytes for each adversarial shape that robust's
+// code has a path for, as a looping or broken small model writes them: many openers and
+// closers, fences, headings, markers, near-miss tags, long lines and unclosed openers. The
+// linearity tests and the speed table run every family at several sizes.
+func Families(size int) []BenchInput {
+	repeat := func(s string) string { return strings.Repeat(s, max(1, size/len(s))) }
+	oneLine := func(unit, end string) string { return repeat(unit) + end }
+	return []BenchInput{
+		{"summary-openers", repeat("<summary>\n")},
+		{"blocks", repeat("<summary>\nDone.\n</summary>\n")},
+		{"orphan-closers", repeat("</summary>\n")},
+		{"analysis-openers", repeat("<analysis>")},
+		{"analysis-then-summary", repeat("<analysis>\n<summary>\n")},
+		{"inline-openers", repeat("<summary>x")},
+		{"closer-chains", oneLine("</analysis><summary>", "\n")},
+		{"fences", repeat("```\n<summary>\n```\n")},
+		{"summary-headings", repeat("Summary\n")},
+		{"heading-sentence-loop", repeat("## Summary\nThe tests pass now.\n")},
+		{"bracket-markers", repeat("[summary]\n")},
+		{"bracket-misspelled-closers", repeat("[summary]\n[/summry]\n")},
+		{"near-miss-openers", oneLine("<summary x", "\n")},
+		{"near-miss-names", oneLine("<summar> <sumaryy> ", "\n")},
+		{"long-line-closers", oneLine("</summary> ", "end\n")},
+		{"long-line-blank-tail", strings.Repeat("</summary> ", size/22) + strings.Repeat(" ", size/2) + "\n"},
+		{"code-span-tags", oneLine("`<summary>` ", "\n")},
+		{"open-code-span", "`" + oneLine("<summary> ", "\n")},
+		{"invisible-prefix", strings.Repeat("\u200b", size/6) + strings.Repeat("<summary> ", size/20) + "\n"},
+		{"details-fallback", repeat("<details>\n<summary>\n</analysis>\n")},
+		{"unclosed-with-text", repeat("<summary>\n1. Primary Request and Intent:\n")},
+	}
+}

@@ -1,0 +1,656 @@
+package compact
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file is robust's policy: summary blocks, the choice among them, markers, untagged
+// answers and trimming. Each function names the rule of ExtractRobust's doc comment it
+// implements.
+
+// candidate is one summary block.
+type candidate struct {
+	body       string
+	closed     bool
+	sections   int
+	start      int
+	degenerate bool
+}
+
+// beats reports whether c should be chosen over d, c coming later in the text (rule
+// "Duplicates").
+func (c candidate) beats(d candidate) bool {
+	if c.sections != d.sections {
+		return c.sections > d.sections
+	}
+	if c.closed != d.closed {
+		return c.closed
+	}
+	return c.start > d.start
+}
+
+// blocks finds the summary blocks outside analysis blocks, in text order, and returns the
+// best one that is not degenerate (ok) and whether there was any block at all (seen). Where
+// inline is set, a summary opener after prose on its line starts a block too (rule "Tags",
+// tried when no block has content otherwise).
+func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate, ok, seen bool) {
+	tags := sc.tags
+	fallbacks := maxFallbacks // each block ending at a fallback closer has scanned to the end: bounded work
+	sc.fenceCursor = 0
+	for i := 0; i < len(tags); i++ {
+		t := tags[i]
+		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && (!inline || sc.htmlOnLine(t)) || inRegions(analysis, int(t.start)) {
+			continue
+		}
+		if sc.emptyBefore(i) {
+			seen = true // an empty block ended by the next opener: the loop of a stuck model
+			continue
+		}
+		end, closed, next, byFallback := sc.blockEnd(i, analysis, fallbacks > 0)
+		if byFallback {
+			fallbacks--
+		}
+		c := sc.candidate(t, end.pos, closed, analysis, end.code)
+		c.degenerate = c.degenerate || inRegions(examples, int(t.start)) && isTemplate(c.body)
+		sc.code = end.code[:0]
+		seen = true
+		if !c.degenerate && (!ok || c.beats(best)) {
+			best, ok = c, true
+		}
+		i = next
+	}
+	return best, ok, seen
+}
+
+// emptyBefore reports whether the block opened by tags[i] is empty and ends, unclosed, at
+// the next tag: a structural summary opener on a later line, after nothing but blanks, that
+// is no HTML element (blockEnd's answer for it, found without its setup).
+func (sc *scan) emptyBefore(i int) bool {
+	tags := sc.tags
+	if i+1 >= len(tags) {
+		return false
+	}
+	t, u := tags[i], tags[i+1]
+	if u.name != nameSummary || u.kind != opener || !u.structural() || u.line == t.line || int(u.start)-int(t.end) > 16 {
+		return false
+	}
+	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
+		return false // <summary>Title</summary>: an HTML element inside the body
+	}
+	if trimRobust(sc.text[t.end:u.start], sc.nel) != "" || sc.afterDetails(u) {
+		return false
+	}
+	sc.steps++
+	return true
+}
+
+// maxFallbacks is how many blocks of one answer may end at a fallback closer (a wrong closer
+// or a fenced one). Finding one scans to the end of the text, so an unbounded number would
+// make a loop of such blocks quadratic; retries in real answers stay well under it.
+const maxFallbacks = 8
+
+// htmlOnLine reports an opener written right after a <details> tag on its line: an HTML
+// element, not a summary block after prose.
+func (sc *scan) htmlOnLine(t tag) bool {
+	before := TrimJS(sc.text[t.line:t.start])
+	lt := strings.LastIndexByte(before, '<')
+	return lt >= 0 && hasPrefixFold(before[lt:], "<details") && strings.HasSuffix(before, ">")
+}
+
+// blockBound is where a block ends, with the fenced code blocks of its body.
+type blockBound struct {
+	pos  int
+	code []region
+}
+
+// blockEnd returns where the block opened by tags[i] ends (rule "Blocks"): at the first
+// closer after it that is not inside a fenced code block opened in the body and not part of
+// an HTML element or a quoted pair in the body; at a new opener (unclosed); else at a wrong
+// closer or the first fenced closer (byFallback, where fallbacks allows); else at the end.
+// next is the index of the last tag the block used.
+func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound, closed bool, next int, byFallback bool) {
+	tags := sc.tags
+	t := tags[i]
+	b.pos, next = len(sc.text), len(tags)
+	b.code = sc.code[:0] // reused: a block's code regions are needed only while it is built
+	fence := false
+	for sc.fenceCursor < len(sc.fences) && sc.fences[sc.fenceCursor].start <= t.line {
+		sc.fenceCursor++ // openers come in text order: one pass over the fences for every block
+	}
+	fi := sc.fenceCursor
+	fenced := -1               // the first structural closer skipped as inside a fence
+	wrongCloser := -1          // the first </analysis> closing the block instead of </summary>
+	html := 0                  // open HTML <summary> elements inside <details>
+	outer := sc.fenceBefore(t) // the fence character of a fence wrapping the block, or 0
+	var open byte              // the fence character of the open code block
+	for j := i + 1; j < len(tags); j++ {
+		u := tags[j]
+		sc.steps++
+		for ; fi < len(sc.fences) && sc.fences[fi].start <= u.line; fi++ {
+			f := sc.fences[fi]
+			switch {
+			case outer != 0 && !fence && f.char == outer:
+				outer = 0 // closes the fence opened just before the opener
+			case !fence:
+				fence, open = true, f.char
+				b.code = append(b.code, region{int(f.start), len(sc.text)})
+			case f.char == open: // models reopen with an info string where they mean to close
+				fence = false
+				b.code[len(b.code)-1].end = int(f.end)
+			}
+		}
+		if u.name == nameSummary && inRegions(analysis, int(u.start)) {
+			continue
+		}
+		if u.name == nameAnalysis && u.kind == closer && u.structural() && !fence && wrongCloser < 0 {
+			wrongCloser = j // a candidate closer if no summary closer follows
+		}
+		if u.name != nameSummary || u.is(inCode) {
+			continue
+		}
+		if fence {
+			if fenced < 0 && u.kind == closer && u.structural() {
+				fenced = j
+			}
+			continue
+		}
+		if u.kind == opener && (u.line != t.line || !u.structural()) && j+1 < len(tags) && tags[j+1].name == nameSummary &&
+			tags[j+1].kind == closer && tags[j+1].line == u.line {
+			// An inline <summary>Title</summary> element inside the body (HTML <details>), or a
+			// pair the summary quotes.
+			j++
+			continue
+		}
+		if u.kind == opener && u.structural() && sc.afterDetails(u) {
+			html++ // <details> then <summary> on its own line: an HTML element in the body
+			continue
+		}
+		if u.kind == closer && html > 0 {
+			html--
+			continue
+		}
+		if u.kind == opener && u.structural() {
+			b.pos, next = int(u.start), j-1
+			return b, false, next, false
+		}
+		if u.kind == closer && (u.structural() || u.line == t.line) {
+			b.pos, next = int(u.start), j
+			return b, true, next, false
+		}
+	}
+	if fallbacks && wrongCloser >= 0 && !inRegions(analysis, int(tags[wrongCloser].start)) {
+		// The model closed its summary with </analysis>.
+		b.pos = int(tags[wrongCloser].start)
+		return b, true, wrongCloser, true
+	}
+	if fallbacks && fenced >= 0 {
+		// The body opened a code fence that it never closed before </summary>.
+		b.pos = int(tags[fenced].start)
+		return b, true, fenced, true
+	}
+	return b, false, next, false
+}
+
+// fenceBefore returns the fence character (` or ~) when the last non-blank line before tag
+// t's line, at most three lines up, is a fence line: the block is wrapped in a fence, and
+// the first fence line of the same character in its body closes that one (rule "Fences").
+// It returns 0 otherwise.
+func (sc *scan) fenceBefore(t tag) byte {
+	if len(sc.fences) == 0 || !t.is(atLineStart) || TrimJS(sc.text[t.line:t.start]) != "" {
+		return 0
+	}
+	l := int(t.line)
+	for n := 0; n < 3; n++ {
+		if l = sc.prevLine(l); l < 0 {
+			return 0
+		}
+		if line := TrimJS(sc.text[l:sc.lineEnd(l)]); line != "" {
+			return fenceOf(line).char
+		}
+	}
+	return 0
+}
+
+// afterDetails reports whether the last non-blank line before tag t's line (or t's own
+// line, before t) opens an HTML <details> element.
+func (sc *scan) afterDetails(t tag) bool {
+	if sc.details < 0 {
+		sc.details = 0
+		if sc.containsFold("<details") {
+			sc.details = 1
+		}
+	}
+	if sc.details == 0 {
+		return false
+	}
+	before := TrimJS(sc.text[t.line:t.start])
+	l := int(t.line)
+	for n := 0; before == "" && n < 3; n++ {
+		if l = sc.prevLine(l); l < 0 {
+			break
+		}
+		before = TrimJS(sc.text[l:sc.lineEnd(l)])
+	}
+	return hasPrefixFold(before, "<details") && strings.HasSuffix(before, ">")
+}
+
+// containsFold reports whether the text holds s ('<' then ASCII letters in any case),
+// looking only at the '<' bytes.
+func (sc *scan) containsFold(s string) bool {
+	text := sc.text
+	for pos := 0; ; {
+		k := strings.IndexByte(text[pos:], '<')
+		if k < 0 {
+			sc.steps += len(text) - pos
+			return false
+		}
+		sc.steps += k + 1
+		if i := pos + k; i+1 < len(text) && text[i+1]|0x20 == s[1] && hasPrefixFold(text[i:], s) {
+			return true
+		}
+		pos += k + 1
+	}
+}
+
+// candidate builds the block from opener t to end, leaving out analysis blocks inside it
+// except those quoted in its fenced code (rules "Analysis", "Truncation", "Fences", "Trim").
+func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) candidate {
+	if raw := sc.text[t.end:end]; len(raw) <= 16 && trimRobust(raw, sc.nel) == "" {
+		return candidate{closed: closed, start: int(t.start), degenerate: true} // the common empty block of a loop
+	}
+	body := sc.cutRegions(int(t.end), end, analysis, code)
+	if !closed {
+		body = trimPartialCloser(body)
+	}
+	body = trimRobust(body, sc.nel)
+	body = stripWrapperFence(body)
+	body = removeNestedAnalysis(body)
+	sc.steps += len(body)
+	c := candidate{body: body, closed: closed, start: int(t.start)}
+	c.sections = sectionCount(body)
+	c.degenerate = !hasContent(body) || isTemplate(body)
+	return c
+}
+
+// cutRegions returns text[from:to] without the parts that fall in rs (sorted, disjoint),
+// keeping those that start inside one of code: an analysis block quoted in a fenced code
+// block of a summary is part of the summary. Only the regions within from:to are visited.
+func (sc *scan) cutRegions(from, to int, rs, code []region) string {
+	text := sc.text
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > from })
+	var b strings.Builder
+	cut := false
+	for ; i < len(rs) && rs[i].start < to; i++ {
+		sc.steps++
+		if len(code) > 0 && inRegions(code, rs[i].start) {
+			continue
+		}
+		if !cut {
+			b.Grow(to - from)
+			cut = true
+		}
+		if rs[i].start > from {
+			b.WriteString(text[from:rs[i].start])
+		}
+		from = max(from, rs[i].end)
+	}
+	if !cut {
+		return text[from:to]
+	}
+	if from < to {
+		b.WriteString(text[from:to])
+	}
+	return b.String()
+}
+
+// trimPartialCloser removes a closing tag cut short at the end of an unclosed block (rule
+// "Truncation").
+func trimPartialCloser(body string) string {
+	i := strings.LastIndexByte(body, '<')
+	if i < 0 || len(body)-i > len("</summary") {
+		return body
+	}
+	frag := body[i:]
+	if hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
+		return body[:i]
+	}
+	return body
+}
+
+// equalFold reports whether a and b are equal, ASCII letters in any case.
+func equalFold(a, b string) bool { return len(a) == len(b) && asciiEqualFold(a, b) }
+
+// hasPrefixFold reports whether s begins with prefix, ASCII letters in any case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && asciiEqualFold(s[:len(prefix)], prefix)
+}
+
+// stripWrapperFence drops a fence line that opens the body and the one that closes it
+// (rule "Fences").
+func stripWrapperFence(body string) string {
+	first, rest, ok := strings.Cut(body, "\n")
+	if !ok || !isFenceLine(first) {
+		return body
+	}
+	i := strings.LastIndexByte(strings.TrimRight(rest, " \t\r\n"), '\n')
+	last := TrimJS(rest[i+1:])
+	if !isFenceLine(last) || strings.Count(rest, "```") > 1 {
+		return body
+	}
+	return TrimJS(rest[:max(i, 0)])
+}
+
+// removeNestedAnalysis drops an <analysis>...</analysis> block that opens the body (rule
+// "Analysis").
+func removeNestedAnalysis(body string) string {
+	if !hasPrefixFold(body, "<analysis>") {
+		return body
+	}
+	end := indexFold(body, "</analysis>", 0)
+	if end < 0 {
+		return body
+	}
+	return TrimJS(body[end+len("</analysis>"):])
+}
+
+// trimRobust is TrimJS plus the invisible characters; U+0085 only where it ends lines (rule
+// "Trim").
+func trimRobust(s string, nel bool) string {
+	cut := func(r rune) bool { return invisible(r) && (r != '\u0085' || nel) }
+	return strings.TrimFunc(s, cut)
+}
+
+func isFenceLine(line string) bool { return fenceOf(line).char != 0 }
+
+// fence is a code fence line: its character, 0 for a line that is no fence.
+type fence struct{ char byte }
+
+func fenceOf(line string) fence {
+	l := TrimJS(line)
+	switch {
+	case strings.HasPrefix(l, "```"):
+		return fence{'`'}
+	case strings.HasPrefix(l, "~~~"):
+		return fence{'~'}
+	}
+	return fence{}
+}
+
+// eachLine calls f with the lines of s split at every line terminator (\n, \r\n, \r,
+// U+2028, U+2029, U+0085), terminators dropped, until f returns false. A text with none but
+// "\n" is split with IndexByte.
+func eachLine(s string, f func(string) bool) {
+	if strings.IndexByte(s, '\r') < 0 && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029") && !strings.Contains(s, "\u0085") {
+		for {
+			line, rest, ok := strings.Cut(s, "\n")
+			if !f(line) || !ok {
+				return
+			}
+			s = rest
+		}
+	}
+	start := 0
+	for i := 0; i < len(s); {
+		n := TerminatorLen(s, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		if !f(s[start:i]) {
+			return
+		}
+		i += n
+		start = i
+	}
+	f(s[start:])
+}
+
+// sectionCount counts which of the nine numbered sections have a heading line in s (rule
+// "Duplicates").
+func sectionCount(s string) int {
+	var seen [10]bool
+	n := 0
+	eachLine(s, func(line string) bool {
+		l := strings.TrimLeft(line, " \t#*>-")
+		if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' && l[1] != ')' {
+			return true
+		}
+		if d := l[0] - '0'; !seen[d] {
+			seen[d] = true
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// hasContent reports whether a body says anything besides headings, tags and blanks (rule
+// "Truncation").
+func hasContent(body string) bool {
+	found := false
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(line)
+		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+		return !found
+	})
+	return found
+}
+
+// tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
+// broken (<summ\xb3ry>), are not content.
+func tagShapedOnly(l string) bool {
+	for l != "" {
+		l = strings.TrimLeft(l, " \t")
+		if l == "" {
+			break
+		}
+		if l[0] != '<' {
+			return false
+		}
+		end := strings.IndexAny(l[1:], "<>")
+		if end < 0 || l[1+end] != '>' {
+			return false
+		}
+		l = l[end+2:]
+	}
+	return true
+}
+
+// isHeadingOnly reports a section heading with nothing after it: "3. Files and Code Sections:".
+func isHeadingOnly(l string) bool {
+	l = strings.TrimLeft(l, "#* ")
+	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
+}
+
+// isTemplate reports a body made of the prompt's placeholders ("[Detailed description]"),
+// rule "Echoed templates". Fewer than three ']' cannot make one.
+func isTemplate(body string) bool {
+	if strings.Count(body, "]") < 3 {
+		return false
+	}
+	placeholders, content := 0, 0
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*"))
+		switch {
+		case l == "" || isHeadingOnly(l):
+		case strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]"):
+			placeholders++
+		default:
+			content++
+		}
+		return true
+	})
+	return placeholders >= 3 && placeholders > content
+}
+
+// marker finds a summary without an opening tag (rule "No tags"): before an orphan
+// </summary> line (from the end of the analysis), after [summary] (up to [/summary]), or
+// after a line that holds only a Summary heading or label, outside analysis blocks. A marker
+// whose body fails makes every later marker of its kind with the same end fail too (their
+// bodies are parts of its body), so each is tried once.
+func (sc *scan) marker(analysis []region) (string, bool) {
+	text := sc.text
+	for _, t := range sc.tags {
+		if t.name != nameSummary || t.kind != closer || !t.structural() || inRegions(analysis, int(t.start)) {
+			continue
+		}
+		from := 0
+		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 {
+			from = analysis[k-1].end
+		}
+		body := trimRobust(text[from:t.start], sc.nel)
+		sc.steps += len(body)
+		if hasContent(body) && sectionCount(body) >= 3 {
+			return body, true
+		}
+		break
+	}
+	lastAnalysis := -1
+	if len(analysis) > 0 {
+		lastAnalysis = analysis[len(analysis)-1].start
+	}
+	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
+	var headingTried [2]bool       // a heading before the last analysis block, one after it
+	for start := 0; start >= 0; {
+		end := sc.lineEnd(start)
+		next := sc.nextLine(end)
+		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
+			start = next // a marker line starts with a blank, '[', a heading mark or S
+			continue
+		}
+		l := TrimJS(text[start:end])
+		if equalFold(l, "[summary]") {
+			if closeAt < end {
+				closeAt = indexFold(text, "[/summary]", end) // not ToLower: it can change lengths
+				if closeAt < 0 {
+					closeAt = len(text)
+				}
+				sc.steps += closeAt - end
+			}
+			if closeAt != failedClose {
+				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
+				sc.steps += len(body)
+				if hasContent(body) {
+					return body, true
+				}
+				failedClose = closeAt
+			}
+			start = next
+			continue
+		}
+		after := 0
+		if lastAnalysis > start {
+			after = 1
+		}
+		if h := trimLabel(l); equalFold(h, "summary") && next >= 0 && !headingTried[after] {
+			headingTried[after] = true
+			to := len(text)
+			if after == 1 {
+				to = lastAnalysis
+			}
+			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
+			sc.steps += len(body)
+			if hasContent(body) && sectionCount(body) >= 3 {
+				return body, true
+			}
+		}
+		start = next
+	}
+	return "", false
+}
+
+// markerStart reports whether a line starting with byte c can be a marker line: "[summary]",
+// or a Summary label after blanks and marks (non-ASCII bytes may begin JavaScript blanks).
+func markerStart(c byte) bool {
+	switch c {
+	case '[', '#', '*', '_', ':', ' ', '\t', '\v', '\f', 's', 'S':
+		return true
+	}
+	return c >= 0x80
+}
+
+// trimLabel removes the marks around a label: "## Summary:" and "**Summary**" give "Summary".
+func trimLabel(l string) string {
+	isMark := func(c byte) bool { return c == '#' || c == '*' || c == '_' || c == ' ' || c == ':' }
+	i, j := 0, len(l)
+	for i < j && isMark(l[i]) {
+		i++
+	}
+	for j > i && isMark(l[j-1]) {
+		j--
+	}
+	return l[i:j]
+}
+
+// untagged returns the text of an answer that has no summary block and no marker, minus
+// its analysis blocks and up to an orphan </summary> (rule "No tags"). It is no summary
+// when nothing but tags, headings, fences and Summary labels remain, when an analysis block
+// runs unclosed to the end, or when the text is a tool call printed as text or a refusal.
+func (sc *scan) untagged(analysis []region) (string, bool) {
+	if sc.openAnalysis {
+		return "", false // cut off inside the analysis: the summary never came
+	}
+	end := len(sc.text)
+	for _, t := range sc.tags {
+		if t.name == nameSummary && t.kind == closer && t.structural() && !inRegions(analysis, int(t.start)) {
+			end = int(t.start)
+			break
+		}
+	}
+	body := trimRobust(trimPartialCloser(sc.cutRegions(0, end, analysis, nil)), sc.nel)
+	sc.steps += len(body)
+	if !hasProse(body) || isToolCall(body) || isRefusal(body) {
+		return "", false
+	}
+	return body, true
+}
+
+// hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
+// code fence lines.
+func hasProse(body string) bool {
+	found := false
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(line)
+		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
+			return true
+		}
+		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+		return !found
+	})
+	return found
+}
+
+// isToolCall reports a tool call printed as text: a line that opens XML function-call
+// markup, or a JSON object naming a tool use.
+func isToolCall(body string) bool {
+	found := false
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(line)
+		for _, p := range [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"} {
+			if hasPrefixFold(l, p) {
+				found = true
+			}
+		}
+		if strings.HasPrefix(l, "{") && (strings.Contains(l, `"tool_use"`) || strings.Contains(l, `"tool_calls"`) || strings.Contains(l, `"function_call"`)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isRefusal reports a text that opens by declining to summarize.
+func isRefusal(body string) bool {
+	for _, p := range [...]string{"i can't", "i can\u2019t", "i cannot", "i can not", "i'm unable", "i\u2019m unable", "i am unable",
+		"i won't", "i won\u2019t", "i will not", "i'm sorry", "i\u2019m sorry", "sorry, i"} {
+		if hasPrefixFold(body, p) {
+			return true
+		}
+	}
+	return false
+}

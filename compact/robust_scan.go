@@ -1,0 +1,580 @@
+package compact
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file is robust's scanner: lines, tags and the regions they make. robust_policy.go
+// holds the policy (blocks, choice, trimming). Every scan is linear: each byte is looked at
+// a bounded number of times, counted in scan.steps for the linearity tests.
+
+type tagKind uint8
+
+const (
+	opener tagKind = iota
+	closer
+)
+
+type tagName uint8
+
+const (
+	nameSummary tagName = iota + 1
+	nameAnalysis
+	nameThink // think and thinking
+	nameExample
+)
+
+type tagFlags uint8
+
+const (
+	atLineStart tagFlags = 1 << iota // only blanks or invisible characters before it on its line
+	atLineEnd                        // only blanks after it on its line
+	inCode                           // inside `inline code` on its line
+	afterCloser                      // right after another closing tag (blanks between)
+)
+
+// tag is one recognised tag in the text. Positions are byte offsets; line is the offset of
+// the start of its line, which identifies the line.
+type tag struct {
+	start, end, line int32
+	name             tagName
+	kind             tagKind
+	flags            tagFlags
+}
+
+func (t tag) is(f tagFlags) bool { return t.flags&f != 0 }
+
+// analysisLike reports a tag that opens or closes an analysis block (analysis, think).
+func (t tag) analysisLike() bool { return t.name == nameAnalysis || t.name == nameThink }
+
+// structural reports whether a tag is structure rather than a mention in prose (rule
+// "Tags"): at the start of a line, right after a closing tag, or for a closer at the end of
+// a line; never inside `inline code`.
+func (t tag) structural() bool {
+	if t.is(inCode) {
+		return false
+	}
+	return t.is(atLineStart) || t.is(afterCloser) || t.kind == closer && t.is(atLineEnd)
+}
+
+// fenceLine is a line whose first non-blank characters are ``` or ~~~.
+type fenceLine struct {
+	start, end int32 // the line, terminator excluded
+	char       byte
+}
+
+// scan is the text with its tags and fence lines.
+type scan struct {
+	text          string
+	nel           bool // U+0085 is the line terminator
+	simple        bool // "\n" is the only line terminator
+	tags          []tag
+	fences        []fenceLine
+	steps         int      // bytes and items visited, for the linearity tests
+	code          []region // scratch for blockEnd
+	fenceCursor   int      // the first fence line after the last block opener's line
+	inlineOpeners int      // summary openers after prose, outside code
+	openAnalysis  bool     // an analysis block runs unclosed to the end
+	details       int8     // whether the text holds <details (1) or not (0); -1 before it is known
+}
+
+func newScan(text string) *scan {
+	sc := &scan{text: text, details: -1}
+	cr := strings.IndexByte(text, '\r') >= 0
+	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
+	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
+	sc.scanTags()
+	sc.scanFences()
+	return sc
+}
+
+// hasLineSeparator reports whether s holds U+2028 or U+2029, in one pass.
+func hasLineSeparator(s string) bool {
+	for {
+		i := strings.IndexByte(s, 0xe2)
+		if i < 0 || i+2 >= len(s) {
+			return false
+		}
+		if s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
+			return true
+		}
+		s = s[i+1:]
+	}
+}
+
+// terminatorLen returns the length of the line terminator at s[i], or 0; U+0085 counts
+// only where nel says the text ends its lines with it.
+func terminatorLen(s string, i int, nel bool) int {
+	if !nel && s[i] == 0xc2 {
+		return 0
+	}
+	return TerminatorLen(s, i)
+}
+
+// lineEnd returns the end of the line holding position i (the start of its terminator).
+func (sc *scan) lineEnd(i int) int {
+	if sc.simple {
+		k := strings.IndexByte(sc.text[i:], '\n')
+		if k < 0 {
+			sc.steps += len(sc.text) - i
+			return len(sc.text)
+		}
+		sc.steps += k
+		return i + k
+	}
+	for j := i; j < len(sc.text); j++ {
+		sc.steps++
+		if terminatorLen(sc.text, j, sc.nel) > 0 {
+			return j
+		}
+	}
+	return len(sc.text)
+}
+
+// lineStart returns the start of the line holding position i, looking back no further
+// than lo (a known line start at or before i).
+func (sc *scan) lineStart(i, lo int) int {
+	if sc.simple {
+		k := strings.LastIndexByte(sc.text[lo:i], '\n')
+		sc.steps += i - lo - k
+		return lo + k + 1
+	}
+	for j := i; j > lo; j-- {
+		sc.steps++
+		if sc.endsTerminator(j) {
+			return j
+		}
+	}
+	return lo
+}
+
+// endsTerminator reports whether a line terminator ends right before position j.
+func (sc *scan) endsTerminator(j int) bool {
+	s := sc.text
+	switch c := s[j-1]; {
+	case c == '\n' || c == '\r':
+		return true
+	case c == 0x85:
+		return sc.nel && j >= 2 && s[j-2] == 0xc2
+	case c == 0xa8 || c == 0xa9:
+		return j >= 3 && s[j-3] == 0xe2 && s[j-2] == 0x80
+	}
+	return false
+}
+
+// nextLine returns the start of the line after the one ending at end (its terminator
+// skipped), or -1 at the end of the text.
+func (sc *scan) nextLine(end int) int {
+	if end >= len(sc.text) {
+		return -1
+	}
+	return end + terminatorLen(sc.text, end, sc.nel)
+}
+
+// prevLine returns the start of the line before the one starting at start, or -1.
+func (sc *scan) prevLine(start int) int {
+	if start == 0 {
+		return -1
+	}
+	return sc.lineStart(start-sc.termLenBefore(start), 0)
+}
+
+// termLenBefore returns the length of the line terminator that ends right before start.
+func (sc *scan) termLenBefore(start int) int {
+	s := sc.text
+	switch s[start-1] {
+	case '\n':
+		if start >= 2 && s[start-2] == '\r' {
+			return 2
+		}
+		return 1
+	case '\r':
+		return 1
+	case 0x85:
+		return 2
+	}
+	return 3
+}
+
+// scanTags finds every tag, line by line, looking at each byte of a line holding a '<' a
+// bounded number of times (rules "Tags").
+func (sc *scan) scanTags() {
+	text := sc.text
+	sc.tags = make([]tag, 0, min(strings.Count(text, "<"), len(text)/10)+1)
+	lineEnd := -1 // end of the current line; -1 before the first
+	lineStart, firstVisible, contentEnd, lastTick := 0, 0, 0, -1
+	tickPos, ticks := 0, 0
+	gtNext, ltNext := -1, -1 // the next '>' and '<' at or after a position of the current line
+	prev := -1               // index of the previous tag on the current line
+	for pos := 0; pos < len(text); {
+		k := strings.IndexByte(text[pos:], '<')
+		if k < 0 {
+			sc.steps += len(text) - pos
+			break
+		}
+		sc.steps += k + 1
+		i := pos + k
+		if i >= lineEnd {
+			lo := 0
+			if lineEnd >= 0 {
+				lo = sc.nextLine(lineEnd)
+			}
+			lineStart = sc.lineStart(i, lo)
+			lineEnd = sc.lineEnd(i)
+			firstVisible = sc.firstVisible(lineStart, lineEnd)
+			contentEnd = sc.contentEnd(lineStart, lineEnd)
+			lastTick = strings.LastIndexByte(text[i:lineEnd], '`')
+			if lastTick >= 0 {
+				lastTick += i
+			}
+			sc.steps += lineEnd - i
+			tickPos, ticks = lineStart, 0
+			gtNext, ltNext, prev = -1, -1, -1
+		}
+		ticks += strings.Count(text[tickPos:i], "`")
+		sc.steps += i - tickPos
+		tickPos = i
+		t, ok := sc.parseTag(i, lineEnd, &gtNext, &ltNext)
+		if !ok {
+			pos = i + 1
+			continue
+		}
+		t.line = int32(lineStart)
+		if i == firstVisible {
+			t.flags |= atLineStart
+		}
+		if int(t.end) >= contentEnd {
+			t.flags |= atLineEnd
+		}
+		if ticks%2 == 1 && lastTick >= int(t.end) {
+			t.flags |= inCode
+		}
+		if prev >= 0 && sc.tags[prev].kind == closer && sc.onlyInvisible(int(sc.tags[prev].end), i) {
+			t.flags |= afterCloser
+		}
+		prev = len(sc.tags)
+		if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
+			sc.inlineOpeners++
+		}
+		sc.tags = append(sc.tags, t)
+		pos = int(t.end)
+	}
+}
+
+// firstVisible returns the position of the first character of text[start:end] that is not
+// invisible, or end.
+func (sc *scan) firstVisible(start, end int) int {
+	if start < end && sc.text[start] > ' ' && sc.text[start] < 0x80 {
+		return start // the common line that starts with a visible ASCII character
+	}
+	i := start
+	for i < end {
+		r, size := utf8.DecodeRuneInString(sc.text[i:end])
+		if !invisible(r) || size == 1 && r == utf8.RuneError {
+			break
+		}
+		i += size
+	}
+	sc.steps += i - start
+	return i
+}
+
+// contentEnd returns the end of text[start:end] without trailing JavaScript whitespace.
+func (sc *scan) contentEnd(start, end int) int {
+	if end > start && sc.text[end-1] > ' ' && sc.text[end-1] < 0x80 {
+		return end
+	}
+	j := end
+	for j > start {
+		r, size := utf8.DecodeLastRuneInString(sc.text[start:j])
+		if size == 1 && r == utf8.RuneError || !IsJSSpace(r) {
+			break
+		}
+		j -= size
+	}
+	sc.steps += end - j
+	return j
+}
+
+func (sc *scan) onlyInvisible(from, to int) bool {
+	sc.steps += to - from
+	return onlyInvisible(sc.text[from:to])
+}
+
+// parseTag reads a tag at text[i] ('<') on a line ending at end: an optional '/', blanks, a
+// name, then for openers anything up to '>' on the line (attributes), for closers blanks
+// and '>'. gtNext and ltNext cache the next '>' and '<' of the line, so that a line of many
+// openers is searched once.
+func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
+	text := sc.text
+	j := skipBlanks(text[:end], i+1)
+	t := tag{kind: opener, start: int32(i)}
+	if j < end && text[j] == '/' {
+		t.kind = closer
+		j = skipBlanks(text[:end], j+1)
+	}
+	k := j
+	for k < end && isASCIILetter(text[k]) {
+		k++
+	}
+	sc.steps += k - i
+	name, ok := tagNameOf(text[j:k])
+	if !ok {
+		return tag{}, false
+	}
+	t.name = name
+	if t.kind == closer || k < end && text[k] != ' ' && text[k] != '>' {
+		k2 := skipBlanks(text[:end], k)
+		sc.steps += k2 - k
+		if k2 >= end || text[k2] != '>' {
+			return tag{}, false
+		}
+		t.end = int32(k2 + 1)
+		return t, true
+	}
+	if k < end && text[k] == '>' {
+		t.end = int32(k + 1) // the plain <summary>: nothing to search
+		return t, true
+	}
+	if *gtNext < k {
+		*gtNext = sc.indexByteIn(k, end, '>')
+	}
+	if *ltNext < k {
+		*ltNext = sc.indexByteIn(k, end, '<')
+	}
+	if *gtNext >= end || *ltNext < *gtNext {
+		return tag{}, false
+	}
+	t.end = int32(*gtNext + 1)
+	return t, true
+}
+
+// indexByteIn returns the position of the first c in text[from:end], or end.
+func (sc *scan) indexByteIn(from, end int, c byte) int {
+	k := strings.IndexByte(sc.text[from:end], c)
+	if k < 0 {
+		sc.steps += end - from
+		return end
+	}
+	sc.steps += k + 1
+	return from + k
+}
+
+// tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
+// misspelled by one letter.
+func tagNameOf(s string) (tagName, bool) {
+	switch {
+	case len(s) < 5 || len(s) > 8:
+		return 0, false
+	case equalFold(s, "summary"):
+		return nameSummary, true
+	case equalFold(s, "analysis"):
+		return nameAnalysis, true
+	case equalFold(s, "example"):
+		return nameExample, true
+	case equalFold(s, "think") || equalFold(s, "thinking"):
+		return nameThink, true
+	}
+	var buf [8]byte
+	for i := 0; i < len(s); i++ {
+		buf[i] = s[i] | 0x20 // s holds ASCII letters only
+	}
+	if summaryMisspelling(string(buf[:len(s)])) {
+		return nameSummary, true
+	}
+	return 0, false
+}
+
+// summaryMisspelling reports a tag name one edit away from "summary" that keeps its first
+// two letters (sumary, summery, summmary), as small models write it. "summaries" and other
+// words are two or more edits away.
+func summaryMisspelling(name string) bool {
+	const want = "summary"
+	if len(name) < len(want)-1 || len(name) > len(want)+1 || name == want || !strings.HasPrefix(name, "su") {
+		return false
+	}
+	return editDistanceAtMostOne(name, want)
+}
+
+func editDistanceAtMostOne(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return a[i+1:] == b[i+1:]
+	}
+	return a[i:] == b[i+1:]
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// invisible reports characters that may stand before a tag without making it a mention.
+func invisible(r rune) bool {
+	return IsJSSpace(r) || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\u180e' || r == '\u0085'
+}
+
+func onlyInvisible(s string) bool {
+	for _, r := range s {
+		if !invisible(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// scanFences finds the fence lines: one search per fence string, a line skipped once it
+// holds a hit.
+func (sc *scan) scanFences() {
+	a, b := sc.fenceHits("```", '`'), sc.fenceHits("~~~", '~')
+	if len(b) == 0 {
+		sc.fences = a
+		return
+	}
+	sc.fences = append(a, b...)
+	sort.Slice(sc.fences, func(i, j int) bool { return sc.fences[i].start < sc.fences[j].start })
+}
+
+func (sc *scan) fenceHits(s string, c byte) []fenceLine {
+	text := sc.text
+	n := strings.Count(text, s)
+	if n == 0 {
+		return nil
+	}
+	out := make([]fenceLine, 0, n)
+	lo := 0 // a line start at or before pos
+	for pos := 0; pos < len(text); {
+		k := strings.Index(text[pos:], s)
+		if k < 0 {
+			sc.steps += len(text) - pos
+			break
+		}
+		sc.steps += k + 1
+		i := pos + k
+		start := sc.lineStart(i, lo)
+		end := sc.lineEnd(i)
+		if sc.firstJS(start, i) == i {
+			out = append(out, fenceLine{int32(start), int32(end), c})
+		}
+		next := sc.nextLine(end)
+		if next < 0 {
+			break
+		}
+		pos, lo = next, next
+	}
+	return out
+}
+
+// firstJS returns the position of the first character of text[start:end] that JavaScript's
+// trim keeps, or end.
+func (sc *scan) firstJS(start, end int) int {
+	i := start
+	for i < end {
+		r, size := utf8.DecodeRuneInString(sc.text[i:end])
+		if size == 1 && r == utf8.RuneError || !IsJSSpace(r) {
+			break
+		}
+		i += size
+	}
+	sc.steps += i - start
+	return i
+}
+
+// fenceAt returns the fence character of the line starting at start, or 0.
+func (sc *scan) fenceAt(start int) byte {
+	i := sort.Search(len(sc.fences), func(i int) bool { return int(sc.fences[i].start) >= start })
+	if i < len(sc.fences) && int(sc.fences[i].start) == start {
+		return sc.fences[i].char
+	}
+	return 0
+}
+
+// region is a span of the text to skip: an analysis or think block, or an example wrapper.
+type region struct{ start, end int }
+
+// regions returns the analysis and think blocks and the example wrappers, in text order
+// (rules "Analysis" and "Echoed templates").
+func (sc *scan) regions() (analysis []region, examples []region) {
+	tags := sc.tags
+	n := len(tags)
+	// For each tag index, the next structural analysis closer, the next analysis closer of
+	// any kind, the next structural summary opener and the next example closer at or after
+	// it (n for none): one backward pass, so the scan stays linear.
+	next := make([]int32, 4*(n+1))
+	nextStruct, nextAny, nextSummary, nextExample := next[:n+1], next[n+1:2*(n+1)], next[2*(n+1):3*(n+1)], next[3*(n+1):]
+	nextStruct[n], nextAny[n], nextSummary[n], nextExample[n] = int32(n), int32(n), int32(n), int32(n)
+	for j := n - 1; j >= 0; j-- {
+		nextStruct[j], nextAny[j], nextSummary[j], nextExample[j] = nextStruct[j+1], nextAny[j+1], nextSummary[j+1], nextExample[j+1]
+		u := tags[j]
+		switch {
+		case u.kind == closer && u.analysisLike():
+			nextAny[j] = int32(j)
+			if u.structural() {
+				nextStruct[j] = int32(j)
+			}
+		case u.kind == opener && u.name == nameSummary && u.structural():
+			nextSummary[j] = int32(j)
+		case u.kind == closer && u.name == nameExample:
+			nextExample[j] = int32(j)
+		}
+	}
+	sc.steps += n
+	for i := 0; i < n; i++ {
+		t := tags[i]
+		if t.kind != opener {
+			continue
+		}
+		if !t.structural() {
+			// A mid-line analysis opener, even in `code`, opens a block when its closer is the
+			// next tag: a closed block with nothing tag-like inside, which is never returned.
+			if t.analysisLike() && i+1 < n && tags[i+1].kind == closer && tags[i+1].analysisLike() {
+				analysis = append(analysis, region{int(t.start), int(tags[i+1].end)})
+				i++
+			}
+			continue
+		}
+		switch t.name {
+		case nameAnalysis, nameThink:
+			if j := int(nextStruct[i+1]); j < n {
+				if k := int(nextSummary[i+1]); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
+					sc.onlyInvisible(int(tags[j-1].end), int(tags[j].start)) {
+					// The analysis was closed only after the summary: it ends at the summary.
+					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
+					i = k - 1
+					continue
+				}
+				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
+				i = j
+			} else if j := int(nextAny[i+1]); j < n {
+				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
+				i = j
+			} else if j := int(nextSummary[i+1]); j < n {
+				analysis = append(analysis, region{int(t.start), int(tags[j].start)})
+				i = j - 1
+			} else {
+				analysis = append(analysis, region{int(t.start), len(sc.text)})
+				sc.openAnalysis = true
+				i = n
+			}
+		case nameExample:
+			if j := int(nextExample[i+1]); j < n {
+				examples = append(examples, region{int(t.start), int(tags[j].end)})
+			}
+		}
+	}
+	return analysis, examples
+}
+
+// inRegions reports whether pos falls in one of rs, which are sorted and disjoint.
+func inRegions(rs []region, pos int) bool {
+	if len(rs) == 0 {
+		return false
+	}
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > pos })
+	return i < len(rs) && rs[i].start <= pos
+}

@@ -1,0 +1,152 @@
+package compact_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/internal/protocol"
+	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/compacteval/compacteval/internal/textgen"
+)
+
+// startRobustTS removes the types of robust.ts with esbuild and runs it under Node behind
+// testdata/robust-runner.mjs, which answers the protocol's extract requests.
+func startRobustTS(t *testing.T) *protocol.Client {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		testref.Missing(t, "TestRobustTypeScriptAgrees (the TypeScript robust under Node)", fmt.Errorf("node is not on PATH: %w", err))
+	}
+	src, err := os.ReadFile("robust.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := api.Transform(string(src), api.TransformOptions{
+		Loader: api.LoaderTS, Format: api.FormatESModule, Target: api.ES2022, Sourcefile: "robust.ts",
+	})
+	for _, m := range res.Errors {
+		if l := m.Location; l != nil {
+			t.Errorf("%s:%d:%d: %s", l.File, l.Line, l.Column+1, m.Text)
+		} else {
+			t.Error(m.Text)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	module := filepath.Join(t.TempDir(), "robust.mjs")
+	if err := os.WriteFile(module, res.Code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runner, err := filepath.Abs(filepath.Join("testdata", "robust-runner.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := protocol.Start([]string{node, runner, module})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// robustTSInputs returns the inputs of the differential test, each with where it came
+// from: every corpus response, the drift matrix's samples (every operator alone and in
+// compositions, over every well-formed pair), generated tag soups, structured and large
+// answers, and every adversarial family at two sizes.
+func robustTSInputs(t *testing.T) (names, texts []string) {
+	add := func(name, text string) {
+		if utf8.ValidString(text) { // JSON carries only valid UTF-8 to Node
+			names, texts = append(names, name), append(texts, text)
+		}
+	}
+	cases, err := corpus.Load("../corpus/cases")
+	if err != nil {
+		t.Fatalf("load corpus: %v", err)
+	}
+	for _, c := range cases {
+		add("corpus "+c.ID, c.Response)
+	}
+	pairs := drift.PairsFromCorpus(cases)
+	if len(pairs) == 0 {
+		t.Fatal("no well-formed pairs for the drift samples")
+	}
+	for pi, p := range pairs {
+		for oi, op := range drift.Operators() {
+			for s := range 5 {
+				seed := int64(pi*1000 + oi*10 + s)
+				add(fmt.Sprintf("drift %s %s seed %d", p.ID, op.Name, seed), drift.MutateWith(p, seed, op).Response)
+			}
+		}
+		for s := range 40 {
+			seed := int64(pi*1000 + 900 + s)
+			add(fmt.Sprintf("drift %s composed seed %d", p.ID, seed), drift.Mutate(p, seed, 2+s%2).Response)
+		}
+	}
+	r := rand.New(rand.NewPCG(14, 4))
+	for i := range 20000 {
+		add(fmt.Sprintf("textgen response %d", i), textgen.Response(r, 64<<10))
+	}
+	for i := range 2000 {
+		add(fmt.Sprintf("textgen soup %d", i), textgen.Soup(r, 80))
+	}
+	for _, size := range []int{200, 4 << 10} {
+		for _, f := range textgen.Families(size) {
+			add(fmt.Sprintf("family %s %d", f.Name, size), f.Text)
+		}
+	}
+	return names, texts
+}
+
+// TestRobustTypeScriptAgrees holds robust.ts, the TypeScript robust that users drop in for
+// extractSummary, to the Go ExtractRobust: the same summary, or none, on every input of
+// robustTSInputs, through the protocol. It skips without Node (testref decides).
+func TestRobustTypeScriptAgrees(t *testing.T) {
+	c := startRobustTS(t)
+	names, texts := robustTSInputs(t)
+	reqs := make([]protocol.Request, len(texts))
+	for i := range texts {
+		reqs[i] = protocol.Request{Op: "extract", Text: &texts[i]}
+	}
+	answers, err := c.DoAll(reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i, a := range answers {
+		if a.Error != nil {
+			t.Fatalf("%s: robust.ts failed: %s", names[i], *a.Error)
+		}
+		e := compact.ExtractRobust(texts[i])
+		got, gotOK := "", a.Summary != nil
+		if gotOK {
+			got = *a.Summary
+		}
+		if got != e.Summary || gotOK != e.OK {
+			if bad++; bad <= 5 {
+				t.Errorf("%s: robust.ts(%q) = (%q, %v), Go ExtractRobust = (%q, %v) via %s", names[i], clip(texts[i]), clip(got), gotOK, clip(e.Summary), e.OK, e.Path)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("robust.ts disagrees with ExtractRobust on %d of %d inputs", bad, len(texts))
+	}
+	t.Logf("robust.ts agrees with ExtractRobust on %d inputs", len(texts)-bad)
+}
+
+func clip(s string) string {
+	if len(s) > 400 {
+		return s[:200] + " ... " + s[len(s)-200:]
+	}
+	return s
+}
