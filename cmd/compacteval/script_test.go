@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,13 +62,17 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cmp-masked": cmpMasked,
+			"mask":       mask,
+			"head":       head,
 		},
 	})
 }
 
-// setupScript puts the seed module and a changed copy of it in $WORK/seed, when
-// ../shared is there (the condition [seed] says whether it is).
+// setupScript sets $REPO to this repository (for the scripts whose point is its own corpus,
+// baseline or gate.yaml) and puts the seed module and a changed copy of it in $WORK/seed,
+// when ../shared is there (the condition [seed] says whether it is).
 func setupScript(env *testscript.Env) error {
+	env.Setenv("REPO", repoRoot)
 	src, err := os.ReadFile(seedModule)
 	if err != nil {
 		return nil
@@ -133,4 +138,35 @@ func cmpMasked(ts *testscript.TestScript, neg bool, args []string) {
 		return
 	}
 	ts.Fatalf("%s and %s differ (durations masked):\n--- got\n%s\n--- want\n%s", args[0], args[1], got, want)
+}
+
+// mask writes stdout, stderr or a file to a file with durations and rates replaced by TIME,
+// for cmp (which -update can rewrite): "mask stdout got.txt".
+func mask(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mask stdout|stderr|file dst")
+	}
+	got := timings.ReplaceAllString(ts.ReadFile(args[0]), "TIME")
+	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(got), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
+}
+
+// head writes the first n lines of stdout, stderr or a file to a file, as | head -n does
+// in a README transcript: "head 4 stdout got.txt".
+func head(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: head n stdout|stderr|file dst")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 0 {
+		ts.Fatalf("head: bad line count %q", args[0])
+	}
+	lines := strings.SplitAfter(ts.ReadFile(args[1]), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	if err := os.WriteFile(ts.MkAbs(args[2]), []byte(strings.Join(lines, "")), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
 }
