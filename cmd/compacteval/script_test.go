@@ -64,6 +64,7 @@ func TestScripts(t *testing.T) {
 			"cmp-masked": cmpMasked,
 			"mask":       mask,
 			"head":       head,
+			"exits":      exits,
 		},
 	})
 }
@@ -168,5 +169,28 @@ func head(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if err := os.WriteFile(ts.MkAbs(args[2]), []byte(strings.Join(lines, "")), 0o644); err != nil {
 		ts.Fatalf("%v", err)
+	}
+}
+
+// exits runs a program as exec does and checks its exit code, which ! exec does not:
+// "exits 2 compacteval run -drift-n 0" (1 is a problem found, 2 a usage or operational error).
+func exits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits code program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad exit code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
 }
