@@ -26,18 +26,9 @@ var update = flag.Bool("update", false, "rewrite the scripts' expected outputs")
 var execLookPath = exec.LookPath
 
 func TestMain(m *testing.M) {
-	testscript.Main(withCleanup{m}, map[string]func(){
+	testscript.Main(m, map[string]func(){
 		"compacteval": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
-}
-
-// withCleanup runs the tests, then removes what they shared.
-type withCleanup struct{ m *testing.M }
-
-func (w withCleanup) Run() int {
-	code := w.m.Run()
-	cleanup()
-	return code
 }
 
 // seedModule is the module compacteval ports: the scripts copy it as a user's own.
@@ -70,8 +61,9 @@ func TestScripts(t *testing.T) {
 }
 
 // setupScript sets $REPO to this repository (for the scripts whose point is its own corpus,
-// baseline or gate.yaml) and puts the seed module and a changed copy of it in $WORK/seed,
-// when ../shared is there (the condition [seed] says whether it is).
+// baseline or gate.yaml) and puts the seed module, a changed copy of it (no loose fallback)
+// and an older one (olderSeed) in $WORK/seed, when ../shared is there (the condition [seed]
+// says whether it is).
 func setupScript(env *testscript.Env) error {
 	env.Setenv("REPO", repoRoot)
 	src, err := os.ReadFile(seedModule)
@@ -86,10 +78,32 @@ func setupScript(env *testscript.Env) error {
 		return err
 	}
 	changed := strings.Replace(string(src), looseLine, "if (loose) return undefined; // changed: the loose fallback is gone", 1)
-	if err := os.WriteFile(filepath.Join(dir, "compaction.ts"), src, 0o644); err != nil {
+	older, err := olderSeed(string(src))
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "changed.ts"), []byte(changed), 0o644)
+	for name, text := range map[string]string{"compaction.ts": string(src), "changed.ts": changed, "older.ts": older} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// olderSeed returns the seed module without the kept-tail note and without the loose match
+// of extractSummary, as internal/review's proof test builds it (the README's review).
+func olderSeed(src string) (string, error) {
+	for _, e := range [][2]string{
+		{"\tconst tail = options.keptTail && options.keptTail.count > 0 ? keptTailNote(options.keptTail) : \"\";\n", ""},
+		{"${notice}${tail}\\n", "${notice}\\n"},
+		{"\tconst loose = withoutAnalysis.match(/<summary>([\\s\\S]*)<\\/summary>/);\n\tif (loose) return loose[1].trim() || undefined;\n", ""},
+	} {
+		if !strings.Contains(src, e[0]) {
+			return "", fmt.Errorf("the seed module no longer holds %q: update script_test.go", e[0])
+		}
+		src = strings.Replace(src, e[0], e[1], 1)
+	}
+	return src, nil
 }
 
 // haveSeed reports whether the seed module and Node are there for the scripts that run the
