@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,18 +26,9 @@ var update = flag.Bool("update", false, "rewrite the scripts' expected outputs")
 var execLookPath = exec.LookPath
 
 func TestMain(m *testing.M) {
-	testscript.Main(withCleanup{m}, map[string]func(){
+	testscript.Main(m, map[string]func(){
 		"compacteval": mainExit,
 	})
-}
-
-// withCleanup runs the tests, then removes what they shared.
-type withCleanup struct{ m *testing.M }
-
-func (w withCleanup) Run() int {
-	code := w.m.Run()
-	cleanup()
-	return code
 }
 
 // seedModule is the module compacteval ports: the scripts copy it as a user's own.
@@ -62,13 +54,18 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cmp-masked": cmpMasked,
 			"mask":       mask,
+			"head":       head,
+			"exits":      exits,
 		},
 	})
 }
 
-// setupScript puts the seed module and a changed copy of it in $WORK/seed, when
-// ../shared is there (the condition [seed] says whether it is).
+// setupScript sets $REPO to this repository (for the scripts whose point is its own corpus,
+// baseline or gate.yaml) and puts the seed module, a changed copy of it (no loose fallback)
+// and an older one (olderSeed) in $WORK/seed, when ../shared is there (the condition [seed]
+// says whether it is).
 func setupScript(env *testscript.Env) error {
+	env.Setenv("REPO", repoRoot)
 	src, err := os.ReadFile(seedModule)
 	if err != nil {
 		return nil
@@ -81,10 +78,32 @@ func setupScript(env *testscript.Env) error {
 		return err
 	}
 	changed := strings.Replace(string(src), looseLine, "if (loose) return undefined; // changed: the loose fallback is gone", 1)
-	if err := os.WriteFile(filepath.Join(dir, "compaction.ts"), src, 0o644); err != nil {
+	older, err := olderSeed(string(src))
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "changed.ts"), []byte(changed), 0o644)
+	for name, text := range map[string]string{"compaction.ts": string(src), "changed.ts": changed, "older.ts": older} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// olderSeed returns the seed module without the kept-tail note and without the loose match
+// of extractSummary, as internal/review's proof test builds it (the README's review).
+func olderSeed(src string) (string, error) {
+	for _, e := range [][2]string{
+		{"\tconst tail = options.keptTail && options.keptTail.count > 0 ? keptTailNote(options.keptTail) : \"\";\n", ""},
+		{"${notice}${tail}\\n", "${notice}\\n"},
+		{"\tconst loose = withoutAnalysis.match(/<summary>([\\s\\S]*)<\\/summary>/);\n\tif (loose) return loose[1].trim() || undefined;\n", ""},
+	} {
+		if !strings.Contains(src, e[0]) {
+			return "", fmt.Errorf("the seed module no longer holds %q: update script_test.go", e[0])
+		}
+		src = strings.Replace(src, e[0], e[1], 1)
+	}
+	return src, nil
 }
 
 // haveSeed reports whether the seed module and Node are there for the scripts that run the
@@ -136,15 +155,56 @@ func cmpMasked(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("%s and %s differ (durations masked):\n--- got\n%s\n--- want\n%s", args[0], args[1], got, want)
 }
 
-// mask writes stdout or stderr (or a file) to a file of $WORK with durations and rates
-// masked as TIME: "mask stdout got.txt" then "cmp got.txt want.txt", which -update can
-// rewrite in the archive as it does any cmp.
+// mask writes stdout, stderr or a file to a file with durations and rates replaced by TIME,
+// for cmp (which -update can rewrite): "mask stdout got.txt".
 func mask(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: mask stdout|stderr|file out")
+		ts.Fatalf("usage: mask stdout|stderr|file dst")
 	}
-	out := timings.ReplaceAllString(ts.ReadFile(args[0]), "TIME")
-	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644); err != nil {
+	got := timings.ReplaceAllString(ts.ReadFile(args[0]), "TIME")
+	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(got), 0o644); err != nil {
 		ts.Fatalf("%v", err)
+	}
+}
+
+// head writes the first n lines of stdout, stderr or a file to a file, as | head -n does
+// in a README transcript: "head 4 stdout got.txt".
+func head(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: head n stdout|stderr|file dst")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 0 {
+		ts.Fatalf("head: bad line count %q", args[0])
+	}
+	lines := strings.SplitAfter(ts.ReadFile(args[1]), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	if err := os.WriteFile(ts.MkAbs(args[2]), []byte(strings.Join(lines, "")), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
+}
+
+// exits runs a program as exec does and checks its exit code, which ! exec does not:
+// "exits 2 compacteval run -drift-n 0" (1 is a problem found, 2 a usage or operational error).
+func exits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits code program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad exit code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
 }

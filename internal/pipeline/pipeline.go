@@ -114,7 +114,7 @@ func Run(opt Options) (*report.Report, error) {
 		}
 		pairs := drift.PairsFromCorpus(cases)
 		if len(pairs) == 0 {
-			return nil, fmt.Errorf("drift: no well-formed case in %s to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones), or skip drift with -drift-n 0 (a partial run, which the gate never passes)", r.Corpus.Dir)
+			return nil, fmt.Errorf("drift: no well-formed case in %s to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
 		}
 		progress(StageDrift, 0, 2)
 		if anyExternal(exs) {
