@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/extractor"
 )
 
 const extractUsage = `Usage: compacteval extract [-json] [-extractor NAME] [FILE]
@@ -24,15 +26,21 @@ Examples:
 func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("extract", extractUsage, stderr)
 	asJSON := fs.Bool("json", false, "print {summary, ok, path, extractor} as one JSON document")
-	name := fs.String("extractor", "seed", "extractor profile: "+strings.Join(compact.ExtractorNames(), ", "))
+	name := fs.String("extractor", "seed", "the extractor: a built-in `NAME` ("+strings.Join(compact.ExtractorNames(), ", ")+"), module:FILE or cmd:COMMAND")
+	timeout := fs.Duration("timeout", extractor.DefaultTimeout, "the longest wait for the answer of a module or command")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	ex, ok := compact.Lookup(*name)
-	if !ok {
-		fmt.Fprintf(stderr, "compacteval extract: unknown extractor %q (have %s)\n", *name, strings.Join(compact.ExtractorNames(), ", "))
+	ex, err := extractor.Open(*name, extractor.OpenOptions{Timeout: *timeout})
+	if err != nil {
+		if errors.Is(err, extractor.ErrUnknown) {
+			fmt.Fprintf(stderr, "compacteval extract: unknown extractor %q (have %s, module:FILE, cmd:COMMAND)\n", *name, strings.Join(compact.ExtractorNames(), ", "))
+		} else {
+			fmt.Fprintf(stderr, "compacteval extract: %v\n", err)
+		}
 		return exitError
 	}
+	defer ex.Close()
 	var in io.Reader = stdin
 	switch fs.NArg() {
 	case 0:
@@ -54,6 +62,10 @@ func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	e := ex.Extract(string(text))
+	if err := ex.Err(); err != nil {
+		fmt.Fprintf(stderr, "compacteval extract: %v\n", err)
+		return exitError
+	}
 	if e.Capped {
 		fmt.Fprintf(stderr, "compacteval extract: %s stopped expanding the summary's $&, $` and $' at %d bytes (compact.MaxOutput, or twice the input); the rest is kept as written, where upstream would go on\n", ex.Name, max(compact.MaxOutput, 2*len(text)))
 	}

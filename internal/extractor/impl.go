@@ -80,12 +80,12 @@ func BuiltinImpl() *Impl {
 // continuationSummary, COMPACTION_INSTRUCTION). esbuild bundles the module with what it
 // imports (files beside it, packages it finds) and removes TypeScript's types.
 func OpenModule(file string, opt OpenOptions) (*Impl, error) {
+	if _, err := os.Stat(file); err != nil {
+		return nil, fmt.Errorf("module %s: %w", file, err)
+	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := os.Stat(abs); err != nil {
-		return nil, fmt.Errorf("module %s: %w", file, err)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
