@@ -44,6 +44,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in.register(fs)
 	seed := fs.Int64("seed", 1, "seed of every mutation")
 	n := fs.Int("n", 100, "samples per operator")
+	maxN := fs.Int("max-samples", drift.MaxN, "the largest -n accepted")
 	asJSON := fs.Bool("json", false, "print the matrix as one JSON document")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -52,7 +53,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval drift: unexpected argument %q\n", fs.Arg(0))
 		return exitError
 	}
-	if err := drift.CheckN(*n); err != nil {
+	if err := drift.CheckNWithin(*n, *maxN); err != nil {
 		fmt.Fprintf(stderr, "compacteval drift: -n: %v\n", err)
 		return exitError
 	}

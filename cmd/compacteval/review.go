@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/atomicfile"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/gate"
@@ -73,6 +74,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&corpora, "corpus", "a corpus both versions run on: embedded or a `DIR` (may repeat; default embedded)")
 	timeout := fs.Duration("timeout", extractor.DefaultTimeout, "the longest wait for one answer of a version's process")
 	n := fs.Int("drift-n", 50, "drift samples per operator (0 skips drift)")
+	maxN := fs.Int("max-samples", drift.MaxN, "the largest -drift-n accepted")
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
 	evalEx := fs.String("eval-extractor", "seed", "extractor profile whose summaries eval scores")
 	configPath := fs.String("config", "", "gate config with the allowed drops (default: gate.yaml if it exists, else none may fall)")
@@ -104,6 +106,12 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *n < 0 {
 		fmt.Fprintf(stderr, "compacteval review: -drift-n must not be negative, not %d\n", *n)
 		return exitError
+	}
+	if *n > 0 {
+		if err := drift.CheckNWithin(*n, *maxN); err != nil {
+			fmt.Fprintf(stderr, "compacteval review: -drift-n: %v\n", err)
+			return exitError
+		}
 	}
 	cfg, err := reviewConfig(*configPath)
 	if err != nil {

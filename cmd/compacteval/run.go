@@ -48,6 +48,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", filepath.Join("reports", "latest"), "folder for report.json, report.md and report.html")
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
 	n := fs.Int("drift-n", 100, "drift samples per operator (0 skips drift: a partial run)")
+	maxN := fs.Int("max-samples", drift.MaxN, "the largest -drift-n accepted")
 	evalEx := fs.String("eval-extractor", "", "extractor whose summaries eval scores (default: the first one)")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -57,7 +58,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if *n != 0 { // 0 skips drift: a partial run, which the gate never passes
-		if err := drift.CheckN(*n); err != nil {
+		if err := drift.CheckNWithin(*n, *maxN); err != nil {
 			fmt.Fprintf(stderr, "compacteval run: -drift-n: %v\n", err)
 			return exitError
 		}

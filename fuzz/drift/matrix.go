@@ -151,12 +151,15 @@ const MaxN = 10_000
 
 // CheckN returns an error unless n is a usable number of samples per operator for Matrix:
 // from 1 to MaxN.
-func CheckN(n int) error {
+func CheckN(n int) error { return CheckNWithin(n, MaxN) }
+
+// CheckNWithin is CheckN with the limit max instead of MaxN (a command's -max-samples).
+func CheckNWithin(n, max int) error {
 	switch {
 	case n < 1:
 		return fmt.Errorf("%d samples per operator: want at least 1", n)
-	case n > MaxN:
-		return fmt.Errorf("%d samples per operator is over the limit of %d (%d samples in all at the limit)", n, MaxN, MaxN*(1+2*len(Operators())))
+	case n > max:
+		return fmt.Errorf("%d samples per operator is over the limit of %d (%d samples in all at the limit; -max-samples raises it)", n, max, max*(1+2*len(Operators())))
 	}
 	return nil
 }

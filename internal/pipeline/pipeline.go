@@ -109,9 +109,6 @@ func Run(opt Options) (*report.Report, error) {
 	}
 
 	if opt.DriftN > 0 {
-		if err := drift.CheckN(opt.DriftN); err != nil {
-			return nil, err
-		}
 		pairs := drift.PairsFromCorpus(cases)
 		if len(pairs) == 0 {
 			return nil, fmt.Errorf("drift: no well-formed case in %s to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
