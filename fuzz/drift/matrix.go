@@ -2,10 +2,9 @@ package drift
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/par"
 )
 
 // Outcome is how one extraction compares with a sample's intended result.
@@ -271,24 +270,7 @@ func run(jobs []job, pairs []Pair, extractors []compact.Extractor, ops []Operato
 }
 
 // parallel calls f(0) ... f(n-1) on every core.
-func parallel(n int, f func(i int)) {
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
+func parallel(n int, f func(i int)) { par.Do(n, f) }
 
 func makeSample(jb job, pairs []Pair, ops []Operator) Sample {
 	switch jb.op {

@@ -10,11 +10,11 @@ package extractor
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/par"
 	"github.com/compacteval/compacteval/internal/protocol"
 )
 
@@ -285,31 +285,7 @@ func answer(resp protocol.Response) (compact.Extraction, error) {
 }
 
 // Parallel calls f(0) ... f(n-1) on every core and returns when all are done.
-func Parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	next := make(chan int, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
+func Parallel(n int, f func(i int)) { par.Do(n, f) }
 
 // Values is a flag.Value for a repeatable -extractor flag.
 type Values []string
