@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/compacteval/compacteval/internal/buildinfo"
 	"github.com/compacteval/compacteval/internal/extractor"
 )
 
@@ -88,11 +89,27 @@ func commands() []command {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
-		usage(stdout)
-		if len(args) == 0 {
+	helpOut = stdout
+	if len(args) == 0 {
+		usage(stderr)
+		return exitError
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			for _, c := range commands() {
+				if c.name == args[1] {
+					return c.run([]string{"-h"}, stdin, stdout, stderr)
+				}
+			}
+			fmt.Fprintf(stderr, "compacteval help: unknown command %q%s\n", args[1], suggestCommand(args[1]))
 			return exitError
 		}
+		usage(stdout)
+		return exitOK
+	case "version", "-version", "--version":
+		in := buildinfo.Read()
+		fmt.Fprintf(stdout, "compacteval %s (%s)\n", buildinfo.Version(), in.Go)
 		return exitOK
 	}
 	for _, c := range commands() {
@@ -100,9 +117,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], stdin, stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "compacteval: unknown command %q\n\n", args[0])
+	fmt.Fprintf(stderr, "compacteval: unknown command %q%s\n\n", args[0], suggestCommand(args[0]))
 	usage(stderr)
 	return exitError
+}
+
+// suggestCommand returns " (did you mean X?)" for the command closest to name, or "".
+func suggestCommand(name string) string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if s := closest(name, names); s != "" {
+		return " (did you mean " + s + "?)"
+	}
+	return ""
 }
 
 func usage(w io.Writer) {
@@ -110,5 +139,5 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun compacteval <command> -h for a command's flags and examples.\nExit codes: 0 success, 1 a problem was found, 2 usage or operational error.\n")
+	fmt.Fprint(w, "\nRun compacteval help <command> (or compacteval <command> -h) for a command's flags and\nexamples; compacteval version prints the version. Flags may come before or after a\ncommand's arguments.\nExit codes: 0 success, 1 a problem was found, 2 usage or operational error.\n")
 }

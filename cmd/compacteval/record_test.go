@@ -219,8 +219,8 @@ func TestRecordUsage(t *testing.T) {
 			t.Errorf("record %v = %d, %q; want 2 and %q", tt.args, code, stderr, tt.want)
 		}
 	}
-	if code, _, stderr := runCLI(t, "", "record", "-h"); code != exitOK || !strings.Contains(stderr, "Examples:") {
-		t.Errorf("record -h = %d, want 0 and the usage", code)
+	if code, stdout, _ := runCLI(t, "", "record", "-h"); code != exitOK || !strings.Contains(stdout, "Examples:") {
+		t.Errorf("record -h = %d, want 0 and the usage on stdout", code)
 	}
 }
 

@@ -109,9 +109,9 @@ func TestScoreErrors(t *testing.T) {
 }
 
 func TestScoreHelp(t *testing.T) {
-	code, _, errOut := runCLI(t, "", "score", "-h")
-	if code != exitOK || !strings.Contains(errOut, "Examples:") || !strings.Contains(errOut, "-keep-tokens") {
-		t.Errorf("score -h = %d, %q; want 0 and the usage with examples and flags", code, errOut)
+	code, out, _ := runCLI(t, "", "score", "-h")
+	if code != exitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "-keep-tokens") {
+		t.Errorf("score -h = %d, %q; want 0 and the usage with examples and flags on stdout", code, out)
 	}
 }
 
