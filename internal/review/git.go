@@ -2,6 +2,7 @@ package review
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +11,14 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/compacteval/compacteval/internal/extractor"
 )
+
+// BuildTimeout bounds the build of compacteval at a revision (a cold module cache downloads
+// and compiles everything).
+const BuildTimeout = 10 * time.Minute
 
 // revBuilds builds compacteval at git revisions of one repository, once per commit, each
 // in a worktree that is removed as soon as the binary is built.
@@ -64,9 +70,12 @@ func (r *revBuilds) build(rev string) (bin, desc string, err error) {
 	}
 	// On a signal during the build, the worktree goes (and with it its registration).
 	unhook := extractor.OnKill(func() { git(top, "worktree", "remove", "--force", wt) })
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/compacteval")
+	ctx, cancel := context.WithTimeout(context.Background(), BuildTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/compacteval")
 	cmd.Dir = wt
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stopBuild := extractor.OnKill(func() {
 		if cmd.Process != nil {
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
@@ -76,6 +85,9 @@ func (r *revBuilds) build(rev string) (bin, desc string, err error) {
 	stopBuild()
 	_, rerr := git(top, "worktree", "remove", "--force", wt)
 	unhook()
+	if ctx.Err() != nil {
+		return "", "", fmt.Errorf("revision %s: go build ./cmd/compacteval took more than %s and was stopped", rev, BuildTimeout)
+	}
 	if berr != nil {
 		return "", "", fmt.Errorf("revision %s: go build ./cmd/compacteval: %v\n%s", rev, berr, bytes.TrimSpace(out))
 	}
