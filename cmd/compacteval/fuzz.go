@@ -160,7 +160,7 @@ func printFuzz(w io.Writer, r *report.Report, written int, inbox string) {
 		}
 	}
 	if written > 0 {
-		fmt.Fprintf(w, "\nwrote %d new cases in %s (review them, then move them into corpus/cases)\n", written, inbox)
+		fmt.Fprintf(w, "\nwrote %s in %s (review them, then move them into corpus/cases)\n", plural(written, "new case"), inbox)
 	}
 }
 

@@ -104,10 +104,10 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, r)
 	}
 	if res.Passed() {
-		fmt.Fprintf(stdout, "gate passed: %d checks against %s, %d notes\n", res.Checks, *baselinePath, len(res.Notes))
+		fmt.Fprintf(stdout, "gate passed: %s against %s, %s\n", plural(res.Checks, "check"), *baselinePath, plural(len(res.Notes), "note"))
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "gate failed: %d regressions in %d checks against %s\n", len(res.Regressions), res.Checks, *baselinePath)
+	fmt.Fprintf(stdout, "gate failed: %s in %s against %s\n", plural(len(res.Regressions), "regression"), plural(res.Checks, "check"), *baselinePath)
 	return exitProblem
 }
 
@@ -123,7 +123,7 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 	}
 	if old, err := report.Read(path); err == nil {
 		if res, err := gate.Check(old, run, gate.DefaultConfig()); err == nil {
-			fmt.Fprintf(stdout, "against the old baseline: %d regressions, %d notes\n", len(res.Regressions), len(res.Notes))
+			fmt.Fprintf(stdout, "against the old baseline: %s, %s\n", plural(len(res.Regressions), "regression"), plural(len(res.Notes), "note"))
 			for _, r := range res.Regressions {
 				fmt.Fprintf(stdout, "  %s\n", r)
 			}
@@ -142,7 +142,7 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
-	fmt.Fprintf(stdout, "blessed %s (%d cases, %d eval cases)\n", path, len(run.Cases), len(run.Eval.Cases))
+	fmt.Fprintf(stdout, "blessed %s (%s, %s)\n", path, plural(len(run.Cases), "case"), plural(len(run.Eval.Cases), "eval case"))
 	return exitOK
 }
 

@@ -96,7 +96,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if len(r.Problems) > 0 {
-		fmt.Fprintf(stderr, "compacteval init: the run found %d problems (run compacteval run to see them); no baseline written\n", len(r.Problems))
+		fmt.Fprintf(stderr, "compacteval init: the run found %s (run compacteval run to see them); no baseline written\n", plural(len(r.Problems), "problem"))
 		return exitProblem
 	}
 	data, err := report.Marshal(gate.Slim(r))
@@ -107,7 +107,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code := createFile(*baseline, data, stdout, stderr); code != exitOK {
 		return code
 	}
-	fmt.Fprintf(stdout, "\nthe baseline: %d cases from %s, extractors %s\n", r.Corpus.Cases, r.Corpus.Dir, strings.Join(extractor.Names(exs), ", "))
+	fmt.Fprintf(stdout, "\nthe baseline: %s from %s, extractors %s\n", plural(r.Corpus.Cases, "case"), r.Corpus.Dir, strings.Join(extractor.Names(exs), ", "))
 	for _, e := range r.Extractors {
 		fmt.Fprintf(stdout, "  %-24s %d/%d intended, drift exact %.1f%%\n", e.Name, e.Intended, e.Cases, 100*e.DriftExact)
 	}

@@ -175,7 +175,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if !r.Passed() {
-		fmt.Fprintf(stderr, "compacteval review: %d regressions: %s\n", len(r.Regressions), regressionList(r.Regressions))
+		fmt.Fprintf(stderr, "compacteval review: %s: %s\n", plural(len(r.Regressions), "regression"), regressionList(r.Regressions))
 		return exitProblem
 	}
 	return exitOK

@@ -104,7 +104,7 @@ func writeReports(r *report.Report, dir string) error {
 }
 
 func printRunSummary(w io.Writer, r *report.Report, out string) {
-	fmt.Fprintf(w, "compacteval run: %d cases from %s, stages %s\n\n", r.Corpus.Cases, r.Corpus.Dir, strings.Join(r.Stages, ", "))
+	fmt.Fprintf(w, "compacteval run: %s from %s, stages %s\n\n", plural(r.Corpus.Cases, "case"), r.Corpus.Dir, strings.Join(r.Stages, ", "))
 	width := len("extractor")
 	for _, e := range r.Extractors {
 		width = max(width, len(e.Name))
@@ -130,13 +130,13 @@ func printRunSummary(w io.Writer, r *report.Report, out string) {
 	}
 	t := r.Eval.Totals
 	if t.Cases > 0 {
-		fmt.Fprintf(w, "\neval: %d cases, score %s (mean coverage %s, boundary coverage %s, tail leakage %s)\n",
-			t.Cases, meanOrDash(t.Score.Mean), meanOrDash(t.Coverage.Mean), meanOrDash(t.BoundaryCoverage.Mean), meanOrDash(t.TailLeakage.Mean))
+		fmt.Fprintf(w, "\neval: %s, score %s (mean coverage %s, boundary coverage %s, tail leakage %s)\n",
+			plural(t.Cases, "case"), meanOrDash(t.Score.Mean), meanOrDash(t.Coverage.Mean), meanOrDash(t.BoundaryCoverage.Mean), meanOrDash(t.TailLeakage.Mean))
 	}
 	if len(r.Problems) == 0 {
 		fmt.Fprintf(w, "\nno problems\n")
 	} else {
-		fmt.Fprintf(w, "\n%d problems:\n", len(r.Problems))
+		fmt.Fprintf(w, "\n%s:\n", plural(len(r.Problems), "problem"))
 		for i, p := range r.Problems {
 			if i == 20 {
 				fmt.Fprintf(w, "  ... %d more in report.md\n", len(r.Problems)-i)

@@ -111,7 +111,7 @@ func Run(opt Options) (*report.Report, error) {
 	if opt.DriftN > 0 {
 		pairs := drift.PairsFromCorpus(cases)
 		if len(pairs) == 0 {
-			return nil, fmt.Errorf("drift: no well-formed case in %s to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
+			return nil, fmt.Errorf("no well-formed case in %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
 		}
 		progress(StageDrift, 0, 2)
 		if anyExternal(exs) {
