@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/textdiff"
 	"gopkg.in/yaml.v3"
 )
 
@@ -77,25 +78,7 @@ func suggest(key string, spec keySpec) string {
 	return ""
 }
 
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
+func editDistance(a, b string) int { return textdiff.EditDistance(a, b) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

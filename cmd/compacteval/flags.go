@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/compacteval/compacteval/internal/textdiff"
 )
 
 // helpOut is where -h prints a command's usage: the stdout of the run in progress (help is
@@ -93,22 +95,4 @@ func closest(s string, names []string) string {
 	return best
 }
 
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
+func editDistance(a, b string) int { return textdiff.EditDistance(a, b) }
