@@ -25,7 +25,15 @@ func Markdown(r *Report) []byte {
 
 	b.WriteString("## Regressions\n\n")
 	if len(r.Problems) == 0 {
-		b.WriteString("None: every extractor matches its goldens, and every deviation from intended is listed in `known_deviations`.\n\n")
+		builtin := false
+		for _, e := range r.Extractors {
+			builtin = builtin || !e.External
+		}
+		if builtin {
+			b.WriteString("None: every built-in extractor matches its goldens, and every deviation from intended is listed in `known_deviations`.\n\n")
+		} else {
+			b.WriteString("None of the run itself. A module or command has no goldens and no `known_deviations`: `compacteval gate` compares it with the baseline it blessed.\n\n")
+		}
 	} else {
 		fmt.Fprintf(&b, "%d problems:\n\n", len(r.Problems))
 		for i, p := range r.Problems {
