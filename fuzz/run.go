@@ -235,8 +235,7 @@ func (f *fuzzer) fail(in input, got compact.Extraction, v violation) {
 	}
 	text := in.text
 	if v.prop != PropNondeterministic && stillFails(v.prop, text, got) {
-		small, spent, err := minimize(v.prop, text, f.extract, f.opt.MinimizeBudget)
-		_ = spent
+		small, _, err := minimize(v.prop, text, f.extract, f.opt.MinimizeBudget)
 		if err == nil && small != text {
 			text = small
 			if again, err := f.extract([]string{text}); err == nil {

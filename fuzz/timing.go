@@ -11,7 +11,7 @@ import (
 // a unit repeated to a size.
 type Family struct {
 	Name string `json:"name"`
-	// Unit is repeated; Wrap, when set, puts text around the repetition.
+	// Unit is repeated; Prefix and Suffix, when set, stand around the repetition.
 	Unit   string `json:"-"`
 	Prefix string `json:"-"`
 	Suffix string `json:"-"`

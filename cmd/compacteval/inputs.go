@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/extractor"
 )
@@ -30,7 +31,9 @@ Corpus (-corpus, may repeat; default: embedded, the corpus inside this binary):
                     with an id an earlier corpus has replaces it
 `
 
-func inputsHelp() string { return fmt.Sprintf(inputsUsage, strings.Join(builtinNames(), ", ")) }
+func inputsHelp() string {
+	return fmt.Sprintf(inputsUsage, strings.Join(compact.ExtractorNames(), ", "))
+}
 
 func (in *inputs) register(fs *flag.FlagSet) {
 	fs.Var(&in.extractors, "extractor", "an extractor: a built-in `NAME`, module:FILE or cmd:COMMAND (may repeat)")
@@ -58,12 +61,4 @@ func (in *inputs) openExtractors() ([]*extractor.Extractor, error) {
 		return extractor.Builtins(), nil
 	}
 	return extractor.OpenAll(in.extractors, extractor.OpenOptions{Timeout: in.timeout})
-}
-
-func builtinNames() []string {
-	var out []string
-	for _, e := range extractor.Builtins() {
-		out = append(out, e.Name)
-	}
-	return out
 }

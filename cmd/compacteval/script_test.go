@@ -52,10 +52,9 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"cmp-masked": cmpMasked,
-			"mask":       mask,
-			"head":       head,
-			"exits":      exits,
+			"mask":  mask,
+			"head":  head,
+			"exits": exits,
 		},
 	})
 }
@@ -127,33 +126,6 @@ func haveSeed() (bool, error) {
 
 // timings are the parts of an output that change from run to run: durations and rates.
 var timings = regexp.MustCompile(`\b\d+(\.\d+)?(s|ms|/s)\b`)
-
-// cmpMasked compares stdout or stderr (or a file) with a file of the archive, durations
-// and rates masked as TIME in both: "cmp-masked stdout want.txt".
-func cmpMasked(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: cmp-masked stdout|stderr|file want")
-	}
-	var got string
-	switch args[0] {
-	case "stdout", "stderr":
-		got = ts.ReadFile(args[0])
-	default:
-		got = ts.ReadFile(args[0])
-	}
-	got = timings.ReplaceAllString(got, "TIME")
-	want := timings.ReplaceAllString(ts.ReadFile(args[1]), "TIME")
-	if got == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(ts.MkAbs(args[1]), []byte(got), 0o644); err != nil {
-			ts.Fatalf("%v", err)
-		}
-		return
-	}
-	ts.Fatalf("%s and %s differ (durations masked):\n--- got\n%s\n--- want\n%s", args[0], args[1], got, want)
-}
 
 // mask writes stdout, stderr or a file to a file with durations and rates replaced by TIME,
 // for cmp (which -update can rewrite): "mask stdout got.txt".

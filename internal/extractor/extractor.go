@@ -180,7 +180,7 @@ func (e *Extractor) Extract(text string) compact.Extraction {
 func (e *Extractor) ExtractAll(texts []string) ([]compact.Extraction, error) {
 	out := make([]compact.Extraction, len(texts))
 	if e.builtin != nil {
-		Parallel(len(texts), func(i int) { out[i] = e.builtin(texts[i]) })
+		par.Do(len(texts), func(i int) { out[i] = e.builtin(texts[i]) })
 		return out, nil
 	}
 	if err := e.Prefetch(texts); err != nil {
@@ -283,9 +283,6 @@ func answer(resp protocol.Response) (compact.Extraction, error) {
 	}
 	return compact.Extraction{Summary: *resp.Summary, OK: true}, nil
 }
-
-// Parallel calls f(0) ... f(n-1) on every core and returns when all are done.
-func Parallel(n int, f func(i int)) { par.Do(n, f) }
 
 // Values is a flag.Value for a repeatable -extractor flag.
 type Values []string

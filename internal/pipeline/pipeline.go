@@ -24,6 +24,7 @@ import (
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/buildinfo"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/par"
 	"github.com/compacteval/compacteval/internal/report"
 )
 
@@ -416,7 +417,7 @@ func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extracto
 	progress(StageEval, 0, len(inputs))
 	eopt := eval.Options{Extractor: ex.Compact()}
 	results := make([]eval.Result, len(inputs))
-	extractor.Parallel(len(inputs), func(i int) { results[i] = eval.Score(inputs[i], eopt) })
+	par.Do(len(inputs), func(i int) { results[i] = eval.Score(inputs[i], eopt) })
 	if err := ex.Err(); err != nil {
 		return fmt.Errorf("%w: %w", ErrExtractor, err)
 	}

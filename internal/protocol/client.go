@@ -125,9 +125,6 @@ func (c *Client) kill() {
 	}
 }
 
-// Pid returns the process id.
-func (c *Client) Pid() int { return c.cmd.Process.Pid }
-
 // Do sends one request and returns its answer.
 func (c *Client) Do(req Request) (Response, error) {
 	out, err := c.DoAll([]Request{req})
