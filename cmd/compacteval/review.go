@@ -25,12 +25,11 @@ pull request. BASE and HEAD are each one of
   -base REV / -head REV             a git revision of this repository: compacteval is built
                                     there (in a temporary worktree) and run as compacteval pipe,
                                     with every extractor profile it has
-  -base-file F / -head-file F       a TypeScript module like ../shared/seed/compaction.ts
-                                    (.ts, .mts, .cts: run under node once esbuild has removed
-                                    its types; it must not import files beside it), a
-                                    JavaScript module (.mjs, .js, .cjs: run as it is), or any
-                                    other file: an instruction text (one final line break
-                                    dropped), rendered with compacteval's own framing
+  -base-file F / -head-file F       a TypeScript or JavaScript module like
+                                    ../shared/seed/compaction.ts (.ts, .mts, .cts, .mjs, .js,
+                                    .cjs: bundled by esbuild with what it imports, run under
+                                    node), or any other file: an instruction text (one final
+                                    line break dropped), rendered with compacteval's own framing
   -base-cmd C / -head-cmd C         a command, run with sh -c, that answers the reference
                                     protocol (docs/protocol.md) on stdin and stdout
 

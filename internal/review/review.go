@@ -4,10 +4,11 @@
 // and the eval scores.
 //
 // A version is a process that answers the reference protocol (docs/protocol.md): compacteval
-// pipe built at a git revision, a TypeScript module run under Node once esbuild has removed
-// its types, or a user's command. An instruction text alone can stand for a version too; it is
-// rendered with compact.BuildInstructionWith. Both versions run on the same corpus, so a
-// review shows what the code change does to the same data.
+// pipe built at a git revision, a TypeScript or JavaScript module bundled by esbuild and run
+// under Node, or a user's command (internal/extractor starts them). An instruction text alone
+// can stand for a version too; it is rendered with compact.BuildInstructionWith. Both versions
+// run through internal/pipeline on the same corpus and are compared with gate.Check, so a
+// review shows what the code change does to the same data, judged as the gate judges it.
 package review
 
 import (
