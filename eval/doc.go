@@ -94,9 +94,12 @@
 // (markdown headings by level, subheadings of an unknown name taking their parent's role).
 // The recent part, which boundary_coverage reads, is where each format puts recent work:
 //
-//   - Claude Code (claude-code): sections 8 Current Work and 9 Optional Next Step of the
-//     nine numbered sections; its partial compaction (claude-code-partial): 8 Work
-//     Completed and 9 Context for Continuing Work.
+//   - Claude Code (claude-code): sections 3 Files and Code Sections, 8 Current Work and 9
+//     Optional Next Step of the nine numbered sections, the three its instruction tells to
+//     attend to the most recent messages; its partial compaction (claude-code-partial): 3,
+//     8 Work Completed and 9 Context for Continuing Work. Real summaries put the files of
+//     the last messages in section 3 and the task in 8: reading 8 and 9 alone tied a
+//     summary with another session's on the real set.
 //   - the older stored Claude Code form (claude-code-stored): "Analysis:" text before
 //     "Summary:". Only what follows Summary: is scored, as only it reaches the next context;
 //     Result.Analysis scores the analysis on its own.
@@ -108,7 +111,7 @@
 //     current_plan.
 //   - anything else (markdown, unstructured): a heading this package does not know (and
 //     text before any heading) counts as recent work, as an unstructured summary is read
-//     whole; only known headings of older work (Goal, Done, sections 1 to 7, ...) are left
+//     whole; only known headings of older work (Goal, Done, sections 1, 2 and 4 to 7, ...) are left
 //     out. Headings named Current Task, Current State, In Progress, Next Steps, ... are
 //     recent in any format.
 //

@@ -193,11 +193,12 @@ func headingOf(t string, inAnalysis bool) (level int, r role, n int, name string
 	return 0, 0, 0, "", false
 }
 
-// sectionRole is the role of nine-section heading n: sections 8 and 9 account for the
-// recent work, and so do the partial variant's Work Completed and Context for Continuing
-// Work, whatever their number.
+// sectionRole is the role of nine-section heading n: the instruction asks for the most
+// recent work in sections 3 (Files and Code Sections: "pay special attention to the most
+// recent messages"), 8 and 9, and so do the partial variant's Work Completed and Context
+// for Continuing Work, whatever their number.
 func sectionRole(n int, known string) role {
-	if n == 8 || n == 9 || known != "" && roleOf(known) == roleRecent {
+	if n == 3 || n == 8 || n == 9 || known != "" && roleOf(known) == roleRecent {
 		return roleRecent
 	}
 	return roleOther

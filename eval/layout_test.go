@@ -15,17 +15,17 @@ func TestLayoutFormats(t *testing.T) {
 	}{
 		{
 			name: "claude code full",
-			summary: "1. Primary Request and Intent:\n   fix the exporter\n7. Pending Tasks:\n   - docs\n" +
-				"8. Current Work:\n   editing jobs/export.py\n9. Optional Next Step:\n   run the tests",
+			summary: "1. Primary Request and Intent:\n   fix the exporter\n3. Files and Code Sections:\n   - jobs/export.py\n" +
+				"7. Pending Tasks:\n   - docs\n8. Current Work:\n   editing jobs/export.py\n9. Optional Next Step:\n   run the tests",
 			format: FormatClaudeFull,
-			recent: []string{"8. Current Work:", "editing jobs/export.py", "9. Optional Next Step:", "run the tests"},
+			recent: []string{"3. Files and Code Sections:", "- jobs/export.py", "8. Current Work:", "editing jobs/export.py", "9. Optional Next Step:", "run the tests"},
 		},
 		{
 			name: "claude code partial",
 			summary: "1. Primary Request and Intent:\n   fix the exporter\n3. Files and Code Sections:\n   - jobs/export.py\n" +
 				"8. Work Completed:\n   streamed the rows\n9. Context for Continuing Work:\n   the test still fails",
 			format: FormatClaudePartial,
-			recent: []string{"8. Work Completed:", "streamed the rows", "9. Context for Continuing Work:", "the test still fails"},
+			recent: []string{"3. Files and Code Sections:", "- jobs/export.py", "8. Work Completed:", "streamed the rows", "9. Context for Continuing Work:", "the test still fails"},
 		},
 		{
 			name: "claude code stored",
