@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rhysd/actionlint"
+	"gopkg.in/yaml.v3"
 )
 
 // template is the workflow compacteval init fills in: {{.Args}} and the others are plain
@@ -136,5 +137,59 @@ jobs:
 				t.Errorf("actionlint(%s) = %q, want a message with %q", tc.reason, msgs, tc.want)
 			}
 		})
+	}
+}
+
+// TestWorkflowsCommentSafely: a step that comments on a pull request runs only where the
+// token may write (not on a pull request from a fork), never fails the job, and finds its
+// own comment by a marker rather than with gh pr comment --edit-last.
+func TestWorkflowsCommentSafely(t *testing.T) {
+	files, err := filepath.Glob("github-actions/*.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	commenters := 0
+	for _, f := range append(files, template) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []struct {
+					Name            string `yaml:"name"`
+					If              string `yaml:"if"`
+					ContinueOnError bool   `yaml:"continue-on-error"`
+					Run             string `yaml:"run"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal(data, &wf); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for job, j := range wf.Jobs {
+			for _, s := range j.Steps {
+				if !strings.Contains(s.Run, "gh pr comment") && !strings.Contains(s.Run, "/comments") {
+					continue
+				}
+				commenters++
+				at := f + ": " + job + ": " + s.Name
+				if !strings.Contains(s.If, "github.event.pull_request.head.repo.full_name == github.repository") {
+					t.Errorf("%s: comments on pull requests from forks too (if: %q)", at, s.If)
+				}
+				if !s.ContinueOnError {
+					t.Errorf("%s: a failed comment fails the job (no continue-on-error)", at)
+				}
+				if strings.Contains(s.Run, "--edit-last") {
+					t.Errorf("%s: --edit-last edits whichever workflow's comment came last", at)
+				}
+				if !strings.Contains(s.Run, "<!-- compacteval-") {
+					t.Errorf("%s: the comment carries no marker to find it by", at)
+				}
+			}
+		}
+	}
+	if commenters < 2 {
+		t.Errorf("found %d commenting steps, want one in compacteval.yml and one in init's template", commenters)
 	}
 }
