@@ -34,17 +34,17 @@ var Files = map[string]string{
 }
 
 // ReportPackages are the folders (below the module root) whose Go doc comments describe
-// the report's fields; Report reads them for descriptions when given the root.
+// the report's fields.
 var ReportPackages = []string{"internal/report", "internal/buildinfo", "corpus", "eval", "fuzz", "compact"}
 
 const module = "github.com/compacteval/compacteval"
 
 // Report returns the JSON Schema of report.json, generated from report.Report, as indented
-// JSON with a final newline. With root (the module's folder) set, the Go doc comments of
-// ReportPackages become descriptions; the working directory must then be root, as
-// jsonschema.Reflector.AddGoComments resolves packages from it. The output is stable for
-// given types and comments.
-func Report(root string) ([]byte, error) {
+// JSON with a final newline. With comments, the Go doc comments of ReportPackages become
+// descriptions; they are read from the working directory, which must then be the module's
+// root (jsonschema.Reflector.AddGoComments resolves packages from it). The output is stable
+// for given types and comments.
+func Report(comments bool) ([]byte, error) {
 	r := &jsonschema.Reflector{
 		// Every field the encoder always writes is required: a field without omitempty.
 		RequiredFromJSONSchemaTags: false,
@@ -57,7 +57,7 @@ func Report(root string) ([]byte, error) {
 			return path.Base(t.PkgPath()) + "." + t.Name()
 		},
 	}
-	if root != "" {
+	if comments {
 		for _, dir := range ReportPackages {
 			if err := r.AddGoComments(module, "./"+dir); err != nil {
 				return nil, fmt.Errorf("read doc comments of %s: %w", dir, err)

@@ -41,7 +41,7 @@ func TestReportSchemaGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(root)
-	got, err := Report(".")
+	got, err := Report(true)
 	if err != nil {
 		t.Fatalf("Report() error: %v", err)
 	}
