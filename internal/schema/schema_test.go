@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/atomicfile"
 	"github.com/compacteval/compacteval/internal/gate"
@@ -327,4 +329,25 @@ func sortedSet(m map[string]bool) []string {
 	}
 	sort.Strings(s)
 	return s
+}
+
+// TestKnownDeviationNames: known_deviations may name every extractor profile compact has
+// (case.schema.json gives a pattern for the names, not a list that would go stale).
+func TestKnownDeviationNames(t *testing.T) {
+	s := compiled(t)
+	data, err := os.ReadFile("testdata/case-maximal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, name := range compact.ExtractorNames() {
+		lines = append(lines, fmt.Sprintf("  %q: a reason", name))
+	}
+	doc := strings.Replace(string(data), "known_deviations:\n  plain: keeps the tags", "known_deviations:\n"+strings.Join(lines, "\n"), 1)
+	if doc == string(data) {
+		t.Fatal("the fixture's known_deviations changed: update this test")
+	}
+	if err := s.ValidateYAML("case", "maximal+names.yaml", []byte(doc)); err != nil {
+		t.Errorf("case.schema.json refuses an extractor name of compact.ExtractorNames():\n%v", err)
+	}
 }
