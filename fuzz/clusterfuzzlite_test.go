@@ -140,6 +140,12 @@ bash .clusterfuzzlite/build.sh`)
 		t.Fatal(err)
 	}
 	binaries := strings.Fields(string(compiled))
+	for _, b := range binaries {
+		_, unseeded := cflite.Unseeded[b]
+		if !unseeded && !slices.ContainsFunc(cflite.Targets, func(tg cflite.Target) bool { return tg.Binary == b }) {
+			t.Errorf("build.sh compiles %s, which has no seed corpus: add it to internal/cflite.Targets (or Unseeded, saying why)", b)
+		}
+	}
 
 	cases, err := corpus.Load("../corpus/cases")
 	if err != nil {

@@ -36,6 +36,11 @@ type Inputs struct {
 	Sessions [][]byte
 }
 
+// Unseeded are the binaries of build.sh without a seed corpus, each with the reason.
+var Unseeded = map[string]string{
+	"fuzz_build_instruction": "its arguments are instruction options, not model answers",
+}
+
 // Targets are the fuzz targets with a seed corpus. Each mirrors the f.Add calls of its
 // target, over the corpus: the targets seed themselves the same way under go test.
 // FuzzBuildInstruction has none (its arguments are instruction options, not responses).
