@@ -1,9 +1,16 @@
 #!/bin/bash -eu
 # Builds every native Go fuzz target of compacteval as a libFuzzer binary.
 # fuzz/clusterfuzzlite_test.go fails when a FuzzXxx target in the repository is missing here.
+# It runs in $SRC/compacteval (the Dockerfile's WORKDIR).
 #
-# The targets seed themselves from corpus/cases when it exists; in a ClusterFuzzLite run
-# the fuzzing engine keeps its own corpus instead.
+# Seed corpora first: compile_native_go_fuzzer links each target with libFuzzer through
+# go-118-fuzz-build, whose testing.F ignores f.Add and splits libFuzzer's raw bytes into the
+# f.Fuzz arguments with go-fuzz-headers. So the seeds the targets add from corpus/cases
+# under go test are lost there, and a "go test fuzz v1" file is no seed either: seedcorpus
+# encodes the corpus the way go-fuzz-headers reads it, one <binary>_seed_corpus.zip per
+# target (internal/cflite; fuzz/clusterfuzzlite_test.go runs this part and checks the zips).
+go run ./internal/cflite/seedcorpus -out "$OUT"
+
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzExtractSummary fuzz_extract_summary
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzBuildInstruction fuzz_build_instruction
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzExtractors fuzz_extractors
