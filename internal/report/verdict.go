@@ -57,7 +57,7 @@ func troubleRows(r *Report) []troubleRow {
 // broke, split into behaviour changes and path-only changes per extractor.
 type verdict struct {
 	// Status is passed, regressed (a behaviour changed or a file did not load), paths
-	// (only paths changed) or incomplete (no problem, but stages are missing).
+	// (only paths changed) or incomplete (no problem, but the report is not Complete).
 	Status   string
 	Headline string
 	// Lines break the problems down by extractor, or say why the run passed.
@@ -108,7 +108,7 @@ func newVerdict(r *Report, rows []troubleRow) verdict {
 	v.Cases = len(cases)
 	missing := missingStages(r)
 	switch {
-	case v.Problems == 0 && len(missing) > 0:
+	case v.Problems == 0 && !r.Complete:
 		v.Status = "incomplete"
 		v.Headline = "Incomplete: no problems in what ran"
 		v.Lines = append(v.Lines, fmt.Sprintf("Stages that did not run: %s. A partial report never passes the gate.", strings.Join(missing, ", ")))
@@ -118,9 +118,12 @@ func newVerdict(r *Report, rows []troubleRow) verdict {
 		for _, e := range r.Extractors {
 			builtin = builtin || !e.External
 		}
-		if builtin {
+		switch {
+		case builtin && containsStage(r.Stages, "golden"):
 			v.Lines = append(v.Lines, "Every golden file matches, and every deviation from intended is listed in known_deviations.")
-		} else {
+		case builtin:
+			v.Lines = append(v.Lines, "Every deviation from intended is listed in known_deviations; the corpus has no golden files to compare.")
+		default:
 			v.Lines = append(v.Lines, "None of the run itself: a module or command has no goldens and no known_deviations; compacteval gate compares it with the baseline it blessed.")
 		}
 	case v.Behaviour == 0:

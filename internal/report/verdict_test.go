@@ -44,6 +44,15 @@ func TestVerdict(t *testing.T) {
 			lines:  []string{"Every golden file matches, and every deviation from intended is listed in known_deviations."},
 		},
 		{
+			name: "no problems, no goldens", status: "passed", headline: "Passed: no problems",
+			report: func() *Report {
+				r := handReport()
+				r.Problems, r.Stages = nil, []string{"extract", "drift", "eval"}
+				return r
+			},
+			lines: []string{"Every deviation from intended is listed in known_deviations; the corpus has no golden files to compare."},
+		},
+		{
 			name: "no problems, a module alone", status: "passed", headline: "Passed: no problems",
 			report: func() *Report {
 				r := handReport()
