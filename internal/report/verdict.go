@@ -56,8 +56,9 @@ func troubleRows(r *Report) []troubleRow {
 // verdict is what a reader must see first: whether the run passed and, if not, how much
 // broke, split into behaviour changes and path-only changes per extractor.
 type verdict struct {
-	// Status is passed, regressed (a behaviour changed or a file did not load), paths
-	// (only paths changed) or incomplete (no problem, but the report is not Complete).
+	// Status is passed, regressed (a result got worse, a golden differs or a file did not
+	// load), improved (only listed deviations that no longer happen), paths (only paths
+	// changed) or incomplete (no problem, but the report is not Complete).
 	Status   string
 	Headline string
 	// Lines break the problems down by extractor, or say why the run passed.
@@ -79,6 +80,7 @@ func newVerdict(r *Report, rows []troubleRow) verdict {
 	}
 	per := map[string]*tally{}
 	var order []string
+	worse := false // a row has a problem other than a deviation that stopped happening
 	for _, row := range rows {
 		cases[row.Case] = true
 		name := row.Extractor
@@ -96,6 +98,7 @@ func newVerdict(r *Report, rows []troubleRow) verdict {
 		t.behaviour++
 		v.Behaviour++
 		for _, k := range row.Kinds {
+			worse = worse || k != "stale-deviation"
 			if t.kinds[k] == 0 {
 				t.order = append(t.order, k)
 			}
@@ -129,6 +132,9 @@ func newVerdict(r *Report, rows []troubleRow) verdict {
 	case v.Behaviour == 0:
 		v.Status = "paths"
 		v.Headline = fmt.Sprintf("Not passed: %s in %s, no behaviour change", plural(v.Problems, "problem", "problems"), plural(v.Cases, "case", "cases"))
+	case !worse:
+		v.Status = "improved"
+		v.Headline = fmt.Sprintf("Not passed: %s in %s, none a regression", plural(v.Problems, "problem", "problems"), plural(v.Cases, "case", "cases"))
 	default:
 		v.Status = "regressed"
 		v.Headline = fmt.Sprintf("Regressed: %s in %s", plural(v.Problems, "problem", "problems"), plural(v.Cases, "case", "cases"))

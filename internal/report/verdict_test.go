@@ -39,6 +39,12 @@ func TestVerdict(t *testing.T) {
 			lines:    []string{"robust: 1 case changes only the path that decided; the summary is the golden's byte for byte, not a behaviour change."},
 		},
 		{
+			name: "only a deviation that stopped happening", status: "improved",
+			headline: "Not passed: 1 problem in 1 case, none a regression",
+			report:   func() *Report { r := handReport(); r.Problems = r.Problems[2:]; return r },
+			lines:    []string{"dust: 1 case changes behaviour (1 stale deviation)."},
+		},
+		{
 			name: "no problems", status: "passed", headline: "Passed: no problems",
 			report: func() *Report { r := handReport(); r.Problems = nil; return r },
 			lines:  []string{"Every golden file matches, and every deviation from intended is listed in known_deviations."},
