@@ -3,15 +3,21 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"html"
 	"image/png"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/report"
 )
 
@@ -62,9 +68,99 @@ func lastChars(s string, n int) string {
 	return "..." + s[len(s)-n:]
 }
 
-// TestHTMLBrowser opens the real corpus's report.html in headless Chromium: the page it
-// parses must hold every section, chart, case and details element the file has, and a
-// screenshot must come out. COMPACTEVAL_SCREENSHOT=path keeps the screenshot.
+// regressedReport runs the corpus with two changes a reviewer meets: seed's loose path keeps
+// its closing tag (a behaviour change on the cases that take that path), and robust reports
+// the block path where it found the loose one (a path change alone).
+func regressedReport(t *testing.T) *report.Report {
+	t.Helper()
+	opt := options(t, corpusDir, 20)
+	for i, ex := range opt.Extractors {
+		base := ex.Compact()
+		switch ex.Name {
+		case "seed":
+			opt.Extractors[i] = extractor.Builtin(compact.Extractor{Name: base.Name, Source: base.Source, Extract: func(s string) compact.Extraction {
+				e := base.Extract(s)
+				if e.Path == compact.PathLoose {
+					e.Summary += "\n</summary>"
+				}
+				return e
+			}})
+		case "robust":
+			opt.Extractors[i] = extractor.Builtin(compact.Extractor{Name: base.Name, Source: base.Source, Extract: func(s string) compact.Extraction {
+				e := base.Extract(s)
+				if e.Path == compact.PathLoose {
+					e.Path = compact.PathBlock
+				}
+				return e
+			}})
+		}
+	}
+	r, err := Run(opt)
+	if err != nil {
+		t.Fatalf("Run() error: %v", err)
+	}
+	return r
+}
+
+// measureScript, added to a copy of the page, writes what the layout came to into a pre at
+// the end of the body: the document's widths, what sticks out of the viewport outside a box
+// that scrolls, the smallest text of each chart in CSS pixels (its font size times the
+// chart's scale), and the narrowest case name.
+const measureScript = `<script>
+(function () {
+  document.currentScript.remove();
+  var de = document.documentElement, vw = de.clientWidth;
+  var out = {scrollWidth: de.scrollWidth, clientWidth: vw, outside: [], charts: {}, narrowestCase: 1e9, caseNames: 0};
+  function scrolls(el) {
+    for (var p = el.parentElement; p; p = p.parentElement) {
+      var o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll" || o === "hidden") return true;
+    }
+    return false;
+  }
+  var all = document.body.getElementsByTagName("*");
+  for (var i = 0; i < all.length && out.outside.length < 20; i++) {
+    var r = all[i].getBoundingClientRect();
+    if (r.width > 0 && r.right > vw + 0.5 && !scrolls(all[i])) out.outside.push(all[i].tagName.toLowerCase() + "." + all[i].getAttribute("class") + " right " + Math.round(r.right));
+  }
+  var svgs = document.getElementsByTagName("svg");
+  for (var i = 0; i < svgs.length; i++) {
+    var s = svgs[i], scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width, min = 1e9;
+    var ts = s.getElementsByTagName("text");
+    for (var j = 0; j < ts.length; j++) min = Math.min(min, parseFloat(getComputedStyle(ts[j]).fontSize) * scale);
+    out.charts[s.getAttribute("aria-labelledby").split(" ")[0]] = Math.round(min * 10) / 10;
+  }
+  var names = document.querySelectorAll("td.case, .case-id");
+  for (var i = 0; i < names.length; i++) {
+    out.caseNames++;
+    out.narrowestCase = Math.min(out.narrowestCase, Math.round(names[i].getBoundingClientRect().width));
+  }
+  var pre = document.createElement("pre");
+  pre.id = "measure";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>
+`
+
+// layout is what measureScript found.
+type layout struct {
+	ScrollWidth   int                `json:"scrollWidth"`
+	ClientWidth   int                `json:"clientWidth"`
+	Outside       []string           `json:"outside"`
+	Charts        map[string]float64 `json:"charts"`
+	NarrowestCase int                `json:"narrowestCase"`
+	CaseNames     int                `json:"caseNames"`
+}
+
+var measured = regexp.MustCompile(`(?s)<pre id="measure">(.*?)</pre>`)
+
+// TestHTMLBrowser opens report.html of a regressed run of the real corpus in headless
+// Chromium, 800 and 1,400 px wide: the page it parses must hold every section, chart, case
+// and details element the file has; the document must be no wider than the window, with
+// wide tables scrolling in their own box; chart text must stay readable and case names
+// wider than a few characters; a screenshot must come out at each width.
+// COMPACTEVAL_SCREENSHOT_DIR=dir keeps the screenshots as report-800.png and report-1400.png.
 func TestHTMLBrowser(t *testing.T) {
 	bin := chromium()
 	if bin == "" {
@@ -73,62 +169,109 @@ func TestHTMLBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Chromium on the report of the whole corpus")
 	}
-	page, err := report.HTML(corpusReport(t))
+	r := regressedReport(t)
+	if len(r.Problems) == 0 {
+		t.Fatalf("the regressed run has no problems")
+	}
+	page, err := report.HTML(r)
 	if err != nil {
 		t.Fatalf("HTML() error: %v", err)
+	}
+	src := string(page)
+	for _, want := range []string{`<div class="verdict regressed"`, `<article class="row-item"`, `<h3 id="path-only">`, `<span class="badge ref"`} {
+		if !strings.Contains(src, want) {
+			t.Fatalf("the regressed page lacks %q: the test no longer looks at what it means to", want)
+		}
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.html")
 	if err := os.WriteFile(path, page, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	mpath := filepath.Join(dir, "measure.html")
+	if err := os.WriteFile(mpath, []byte(strings.Replace(src, "</body>", measureScript+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fileURL := func(p string) string { return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String() }
 
-	dom := string(runChromium(t, bin, u, "--dump-dom"))
-	for _, id := range []string{"regressions", "categories", "drift", "charts", "eval", "cases"} {
-		if !strings.Contains(dom, `<section id="`+id+`">`) {
-			t.Errorf("the DOM Chromium parsed lacks section %s", id)
-		}
-	}
-	// The parser would move or close elements that the file nests wrongly, and would make
-	// elements of text that is not escaped: the counts would differ. A "</details>" left
-	// unescaped in a response would end it early, and its end would no longer be followed by
-	// the end of its case.
-	src := string(page)
-	for _, el := range []string{"<svg", "<article", "<details", "<summary", "<table", "<section", "<pre", "<tr", "<span", "</pre>\n</details>\n</article>"} {
-		if got, want := strings.Count(dom, el), strings.Count(src, el); got != want {
-			t.Errorf("the DOM holds %q %d times, the file %d times", el, got, want)
-		}
-	}
-	if got := strings.Count(dom, "<svg"); got != 3 {
-		t.Errorf("the DOM holds %d charts, want 3", got)
-	}
-	if strings.Contains(strings.ToLower(dom), "<script") {
-		t.Errorf("the DOM holds a script element")
-	}
+	for _, width := range []int{800, 1400} {
+		t.Run(fmt.Sprintf("%dpx", width), func(t *testing.T) {
+			size := fmt.Sprintf("--window-size=%d,2000", width)
+			dom := string(runChromium(t, bin, fileURL(mpath), size, "--dump-dom"))
+			m := measured.FindStringSubmatch(dom)
+			if m == nil {
+				t.Fatalf("the measuring script left no result in the DOM")
+			}
+			var l layout
+			if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &l); err != nil {
+				t.Fatalf("the measuring script's result does not parse: %v\n%s", err, m[1])
+			}
+			t.Logf("%d px: document %d px wide in a %d px viewport; narrowest of %d case names %d px; chart text %v", width, l.ScrollWidth, l.ClientWidth, l.CaseNames, l.NarrowestCase, l.Charts)
+			if l.ClientWidth < width-40 || l.ClientWidth > width {
+				t.Fatalf("the viewport is %d px wide in a %d px window: Chromium ignored the window size", l.ClientWidth, width)
+			}
+			if l.ScrollWidth > l.ClientWidth {
+				t.Errorf("the document is %d px wide in a %d px viewport", l.ScrollWidth, l.ClientWidth)
+			}
+			for _, o := range l.Outside {
+				t.Errorf("sticks out of the %d px viewport: %s", l.ClientWidth, o)
+			}
+			if want := 2 + len(r.Drift.Extractors); len(l.Charts) != want {
+				t.Errorf("measured %d charts, want %d", len(l.Charts), want)
+			}
+			for id, px := range l.Charts {
+				if px < 9.5 {
+					t.Errorf("chart %s: its smallest text is %.1f px, want at least 9.5", id, px)
+				}
+			}
+			if l.CaseNames == 0 || l.NarrowestCase < 150 {
+				t.Errorf("the narrowest of %d case names is %d px wide, want at least 150", l.CaseNames, l.NarrowestCase)
+			}
 
-	shot := filepath.Join(dir, "report.png")
-	runChromium(t, bin, u, "--screenshot="+shot, "--window-size=1400,4000")
-	data, err := os.ReadFile(shot)
-	if err != nil {
-		t.Fatalf("chromium wrote no screenshot: %v", err)
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("the screenshot is not a PNG: %v", err)
-	}
-	if cfg.Width != 1400 || cfg.Height != 4000 {
-		t.Errorf("the screenshot is %dx%d, want 1400x4000", cfg.Width, cfg.Height)
-	}
-	// A blank 1400x4000 page compresses to a few KB; the report's tables and charts do not.
-	if len(data) < 100<<10 {
-		t.Errorf("the screenshot is %d bytes, too small for a rendered report", len(data))
-	}
-	if dst := os.Getenv("COMPACTEVAL_SCREENSHOT"); dst != "" {
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			t.Errorf("keep the screenshot: %v", err)
-		} else {
-			t.Logf("screenshot: %s", dst)
-		}
+			// The parser would move or close elements that the file nests wrongly, and would
+			// make elements of text that is not escaped: the counts would differ. A
+			// "</details>" left unescaped in a response would end it early, and its end would
+			// no longer be followed by the end of its case.
+			dom = measured.ReplaceAllString(dom, "")
+			for _, id := range []string{"regressions", "categories", "drift", "charts", "eval", "cases"} {
+				if !strings.Contains(dom, `<section id="`+id+`">`) {
+					t.Errorf("the DOM Chromium parsed lacks section %s", id)
+				}
+			}
+			for _, el := range []string{"<svg", "<article", "<details", "<summary", "<table", "<section", "<pre", "<tr", "<span", "</pre>\n</details>\n</article>"} {
+				if got, want := strings.Count(dom, el), strings.Count(src, el); got != want {
+					t.Errorf("the DOM holds %q %d times, the file %d times", el, got, want)
+				}
+			}
+			if strings.Contains(strings.ToLower(dom), "<script") {
+				t.Errorf("the DOM holds a script element")
+			}
+
+			shot := filepath.Join(dir, fmt.Sprintf("report-%d.png", width))
+			runChromium(t, bin, fileURL(path), "--screenshot="+shot, fmt.Sprintf("--window-size=%d,4000", width))
+			data, err := os.ReadFile(shot)
+			if err != nil {
+				t.Fatalf("chromium wrote no screenshot: %v", err)
+			}
+			cfg, err := png.DecodeConfig(bytes.NewReader(data))
+			if err != nil {
+				t.Fatalf("the screenshot is not a PNG: %v", err)
+			}
+			if cfg.Width != width || cfg.Height != 4000 {
+				t.Errorf("the screenshot is %dx%d, want %dx4000", cfg.Width, cfg.Height, width)
+			}
+			// A blank page compresses to a few KB; the report's rows and diffs do not.
+			if len(data) < width*50 {
+				t.Errorf("the screenshot is %d bytes, too small for a rendered report", len(data))
+			}
+			if keep := os.Getenv("COMPACTEVAL_SCREENSHOT_DIR"); keep != "" {
+				dst := filepath.Join(keep, filepath.Base(shot))
+				if err := os.WriteFile(dst, data, 0o644); err != nil {
+					t.Errorf("keep the screenshot: %v", err)
+				} else {
+					t.Logf("screenshot: %s", dst)
+				}
+			}
+		})
 	}
 }

@@ -255,6 +255,9 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 	perCat := make([]map[string]int, len(exs))
 	for i, ex := range exs {
 		perEx[i] = report.Extractor{Name: ex.Name, Source: ex.Source, External: ex.External()}
+		if !ex.External() {
+			perEx[i].Reference, _ = compact.ReferenceOnly(ex.Name)
+		}
 		perCat[i] = map[string]int{}
 	}
 	compared := false
@@ -299,7 +302,12 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 			if !ex.External() && hasGoldens(goldens, ex.Name) {
 				compared = true
 				e.GoldenChecked++
-				res.Golden = goldenStatus(goldens, ex.Name, c.ID, got)
+				var want *compact.Extraction
+				res.Golden, want = goldenStatus(goldens, ex.Name, c.ID, got)
+				if want != nil && res.Golden == "mismatch" {
+					res.GoldenPath = want.Path.String()
+					res.PathOnly = want.OK == got.OK && want.Summary == got.Summary && want.Path != got.Path
+				}
 				if res.Golden != "match" {
 					e.GoldenMismatches++
 					r.Problems = append(r.Problems, report.Problem{Kind: "golden-" + res.Golden, Case: c.ID, Extractor: ex.Name,
@@ -366,16 +374,21 @@ func hasGoldens(goldens fs.FS, extractor string) bool {
 	return err == nil && st.IsDir()
 }
 
-func goldenStatus(goldens fs.FS, extractor, id string, got compact.Extraction) string {
+// goldenStatus compares got with the extractor's golden of case id: match, mismatch or
+// missing, and the golden's extraction where it parsed.
+func goldenStatus(goldens fs.FS, extractor, id string, got compact.Extraction) (string, *compact.Extraction) {
 	data, err := fs.ReadFile(goldens, extractor+"/"+id+".txt")
 	if err != nil {
-		return "missing"
+		return "missing", nil
 	}
 	want, err := corpus.ParseGolden(data)
-	if err != nil || want != got {
-		return "mismatch"
+	if err != nil {
+		return "mismatch", nil
 	}
-	return "match"
+	if want != got {
+		return "mismatch", &want
+	}
+	return "match", &want
 }
 
 // setDriftExact copies each extractor's exact-recovery share over all drift samples.

@@ -169,7 +169,7 @@ func TestBuildFindsProblems(t *testing.T) {
 		t.Errorf("a run without drift and eval says it is complete")
 	}
 	md := string(report.Markdown(r))
-	for _, s := range []string{"Partial run", "2 problems", "**golden-mismatch** `well-formed/go-grpc-retry-deadline` robust"} {
+	for _, s := range []string{"Partial run", "**Regressed: 2 problems in 2 cases.**", "| `well-formed/go-grpc-retry-deadline` | robust | golden mismatch | line-anchored (golden: none) |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("Markdown lacks %q:\n%s", s, md)
 		}

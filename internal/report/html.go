@@ -23,10 +23,14 @@ var htmlPage = template.Must(template.New("report.html").Parse(htmlSource))
 var allStages = []string{"extract", "golden", "drift", "eval"}
 
 // HTML renders the report as report.html: one self-contained page (inline CSS and SVG, no
-// script, nothing fetched) with the header and totals, the regressions, the extractor by
-// category and extractor by drift operator tables, three charts, the worst-scored eval cases
-// and, for every case that keeps a summary, intended and actual output side by side. The same
-// report gives the same bytes. Stages that did not run are said so instead of shown empty.
+// script, nothing fetched) that starts with the verdict, then the totals, the regressions
+// (one row per case and extractor, its kinds of trouble as badges, intended and actual
+// output side by side; the golden mismatches in the path alone apart), the extractor by
+// category and extractor by drift operator tables, the charts, the worst-scored eval cases
+// and the known deviations of seed and robust in detail. Reference extractors are marked and
+// shown in grey. The same report gives the same bytes. Stages that did not run are said so
+// instead of shown empty. The page fits a window 800 px wide: wide tables scroll in their
+// own box.
 func HTML(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := htmlPage.Execute(&buf, newPage(r)); err != nil {
@@ -51,8 +55,16 @@ type page struct {
 	CategoryRows []categoryRow
 	Legend       []legendItem
 
-	Problems     []problemView
+	Verdict      verdict
+	Problems     int
 	ProblemKinds []labelCount
+	// Rows are the case and extractor pairs that change behaviour, PathRows those whose
+	// golden differs in the path alone.
+	Rows     []rowView
+	PathRows []pathRowView
+	// References names the reference extractors; ReferenceNote says what that means.
+	References    string
+	ReferenceNote string
 
 	Drift *driftView
 	Eval  *evalView
@@ -61,8 +73,7 @@ type page struct {
 	Leakage   *hbarChart
 	DriftBars *multiChart
 
-	Cases      []caseView
-	Regressing int // cases in Cases with a regression
+	Cases []caseView
 }
 
 type labelCount struct {
@@ -76,6 +87,7 @@ type legendItem struct {
 
 type extractorView struct {
 	Name, Source     string
+	Reference        string
 	Intended, Cases  int
 	Rate, Class      string
 	Known            int
@@ -96,11 +108,6 @@ type categoryRow struct {
 type rateCell struct {
 	K, N              int
 	Pct, Class, Title string
-}
-
-type problemView struct {
-	Problem
-	Anchor string // the case's detail section, "" when it has none
 }
 
 func newPage(r *Report) *page {
@@ -130,14 +137,14 @@ func newPage(r *Report) *page {
 	detail := map[string]string{} // case id -> its detail section, for cases shown in detail
 	for _, c := range p.Cases {
 		detail[c.ID] = c.Anchor
-		if c.Regression {
-			p.Regressing++
-		}
 	}
+	rows := troubleRows(r)
+	p.Verdict = newVerdict(r, rows)
+	p.Rows, p.PathRows = newRowViews(r, rows, detail)
+	p.Problems = len(r.Problems)
 	byKind := map[string]int{}
 	perExtractor := map[string]int{}
 	for _, pr := range r.Problems {
-		p.Problems = append(p.Problems, problemView{Problem: pr, Anchor: detail[pr.Case]})
 		byKind[pr.Kind]++
 		perExtractor[pr.Extractor]++
 	}
@@ -151,9 +158,10 @@ func newPage(r *Report) *page {
 	}
 
 	drifted := slices.Contains(r.Stages, "drift") && r.Drift.Total.Samples > 0
+	var refs []string
 	for _, e := range r.Extractors {
 		ev := extractorView{
-			Name: e.Name, Source: e.Source, Intended: e.Intended, Cases: e.Cases,
+			Name: e.Name, Source: e.Source, Reference: e.Reference, Intended: e.Intended, Cases: e.Cases,
 			Rate: rate(e.Intended, e.Cases), Class: rateClass(e.Intended, e.Cases),
 			Known: e.KnownDeviations, GoldenMismatches: e.GoldenMismatches, Problems: perExtractor[e.Name],
 			DriftExact: "not run",
@@ -167,13 +175,25 @@ func newPage(r *Report) *page {
 				}
 			}
 		}
+		if e.Reference != "" {
+			ev.Class, ev.DriftClass = "ref", "ref"
+			refs = append(refs, e.Name)
+		}
 		p.Extractors = append(p.Extractors, ev)
+	}
+	if len(refs) > 0 {
+		p.References = referenceWho(refs)
+		p.ReferenceNote = referenceNote + ". " + referenceGate
 	}
 	p.CategoryRows = categoryRows(r)
 
 	if drifted {
-		p.Drift = newDriftView(&r.Drift)
-		p.DriftBars = driftChart(&r.Drift)
+		ref := map[string]bool{}
+		for _, e := range r.Extractors {
+			ref[e.Name] = e.Reference != ""
+		}
+		p.Drift = newDriftView(&r.Drift, ref)
+		p.DriftBars = driftChart(&r.Drift, ref)
 	}
 	if slices.Contains(r.Stages, "eval") {
 		p.Eval = newEvalView(&r.Eval)
@@ -196,20 +216,27 @@ func categoryRows(r *Report) []categoryRow {
 					k = c.Intended
 				}
 			}
-			row.Cells = append(row.Cells, newRateCell(k, cat.Cases, fmt.Sprintf("%s on %s", e.Name, cat.Category)))
+			row.Cells = append(row.Cells, newRateCell(k, cat.Cases, fmt.Sprintf("%s on %s", e.Name, cat.Category), e.Reference != ""))
 		}
 		rows = append(rows, row)
 	}
 	all := categoryRow{Category: "all cases", Cases: r.Corpus.Cases, All: true}
 	for _, e := range r.Extractors {
-		all.Cells = append(all.Cells, newRateCell(e.Intended, e.Cases, e.Name+" on all cases"))
+		all.Cells = append(all.Cells, newRateCell(e.Intended, e.Cases, e.Name+" on all cases", e.Reference != ""))
 	}
 	return append(rows, all)
 }
 
-func newRateCell(k, n int, what string) rateCell {
-	return rateCell{K: k, N: n, Pct: rate(k, n), Class: rateClass(k, n),
+// newRateCell colours k of n by rateClass, or grey for a reference extractor, whose rate
+// is not a score.
+func newRateCell(k, n int, what string, reference bool) rateCell {
+	c := rateCell{K: k, N: n, Pct: rate(k, n), Class: rateClass(k, n),
 		Title: fmt.Sprintf("%s: %d of %d cases return the intended result", what, k, n)}
+	if reference {
+		c.Class = "ref"
+		c.Title += " (a reference behaviour: not a score)"
+	}
+	return c
 }
 
 var nonAnchor = regexp.MustCompile(`[^A-Za-z0-9_-]+`)

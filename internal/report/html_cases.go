@@ -1,27 +1,22 @@
 package report
 
-import (
-	"strings"
-)
-
 // caseView is a case shown in detail: its response once, and each distinct output of the
-// extractors that keep a summary beside the intended summary.
+// extractors that keep a summary and have no problem, beside the intended summary (outputs
+// with a problem are rows of the regressions section).
 type caseView struct {
 	ID, Anchor, Title, Origin string
 	Categories                []string
-	Regression                bool
 	IntendedFound             bool
-	Response                  string
-	ResponseBytes             int
-	ResponseLines             int
+	Response                  responseView
 	Outputs                   []outputView
 }
 
 // outputView is one output and the extractors that returned it.
 type outputView struct {
 	Results []resultView
-	// Found is false when the extractors found no summary.
-	Found bool
+	// Found is false when the extractors found no summary; IntendedFound when the case
+	// intends none.
+	Found, IntendedFound bool
 	// Same reports an output byte for byte equal to the intended summary.
 	Same       bool
 	Diff       []diffRow
@@ -29,41 +24,39 @@ type outputView struct {
 	Dels, Adds int
 }
 
-// resultView is one extractor's verdict on a case. Status is regression (a problem of this
-// run), known (a deviation known_deviations lists) or ok.
+// resultView is one extractor's verdict on a case. Status is known (a deviation
+// known_deviations lists) or ok.
 type resultView struct {
 	Extractor, Path, Golden string
 	Status, Reason          string
-	Problems                []Problem
+	Reference               bool
 }
 
-// detailedCases returns the cases with a kept summary, those with a regression first, each
-// group in report order.
+// detailedCases returns the cases with a kept summary of an extractor without a problem
+// on them, in report order.
 func detailedCases(r *Report, anchors map[string]string) []caseView {
-	problems := map[[2]string][]Problem{}
+	problems := map[[2]string]bool{}
 	for _, p := range r.Problems {
-		k := [2]string{p.Case, p.Extractor}
-		problems[k] = append(problems[k], p)
+		problems[[2]string{p.Case, p.Extractor}] = true
 	}
-	var regressions, known []caseView
-	for _, c := range r.Cases {
+	ref := map[string]bool{}
+	for _, e := range r.Extractors {
+		ref[e.Name] = e.Reference != ""
+	}
+	var known []caseView
+	for i := range r.Cases {
+		c := &r.Cases[i]
 		v := caseView{
 			ID: c.ID, Anchor: anchors[c.ID], Title: c.Title, Origin: c.Origin, Categories: c.Categories,
-			IntendedFound: c.IntendedFound,
-			Response:      strings.ToValidUTF8(c.Response, "\uFFFD"),
-			ResponseBytes: len(c.Response),
-			ResponseLines: len(splitLines(c.Response)),
+			IntendedFound: c.IntendedFound, Response: newResponseView(c),
 		}
 		index := map[string]int{} // output text (with "\x00" when not found) -> index in Outputs
 		for _, res := range c.Results {
-			if res.Summary == nil {
+			if res.Summary == nil || problems[[2]string{c.ID, res.Extractor}] {
 				continue
 			}
-			rv := resultView{Extractor: res.Extractor, Path: res.Path, Golden: res.Golden, Status: "ok"}
-			if ps := problems[[2]string{c.ID, res.Extractor}]; len(ps) > 0 {
-				rv.Status, rv.Problems = "regression", ps
-				v.Regression = true
-			} else if res.KnownDeviation != "" {
+			rv := resultView{Extractor: res.Extractor, Path: res.Path, Golden: res.Golden, Status: "ok", Reference: ref[res.Extractor]}
+			if res.KnownDeviation != "" {
 				rv.Status = "known"
 			}
 			rv.Reason = res.KnownDeviation
@@ -75,19 +68,15 @@ func detailedCases(r *Report, anchors map[string]string) []caseView {
 			if !ok {
 				i = len(v.Outputs)
 				index[key] = i
-				v.Outputs = append(v.Outputs, newOutputView(c, res))
+				v.Outputs = append(v.Outputs, newOutputView(*c, res))
 			}
 			v.Outputs[i].Results = append(v.Outputs[i].Results, rv)
 		}
-		switch {
-		case len(v.Outputs) == 0:
-		case v.Regression:
-			regressions = append(regressions, v)
-		default:
+		if len(v.Outputs) > 0 {
 			known = append(known, v)
 		}
 	}
-	return append(regressions, known...)
+	return known
 }
 
 func newOutputView(c Case, res Result) outputView {
@@ -99,7 +88,7 @@ func newOutputView(c Case, res Result) outputView {
 	if c.IntendedFound {
 		want = c.Intended
 	}
-	o := outputView{Found: res.OK, Bytes: len(got), Same: res.OK == c.IntendedFound && got == want}
+	o := outputView{Found: res.OK, IntendedFound: c.IntendedFound, Bytes: len(got), Same: res.OK == c.IntendedFound && got == want}
 	if !o.Same {
 		o.Diff, o.Dels, o.Adds = sideBySide(want, got)
 	}

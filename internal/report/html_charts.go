@@ -33,7 +33,9 @@ type tick struct {
 	Label, Sub string
 }
 
-// lineChart is the coverage curve: the mean per decile, and a faint line per case.
+// lineChart is the coverage curve: per decile the spread of the cases (a box from the
+// lower to the upper quartile, the median across it, whiskers to the lowest and highest
+// case) and the mean as a line, and the worst cases each as a line of its own.
 type lineChart struct {
 	ID, Title, Desc string
 	W, H            px
@@ -41,15 +43,25 @@ type lineChart struct {
 	X2, Y2          px // its right and bottom edges
 	XMid, YMid      px
 	YTicks, XTicks  []tick
-	Cases           []polyline
+	Boxes           []box
+	Worst           []worstLine
 	Mean            string
 	Points          []point
 	XLabel, YLabel  string
 	Empty           string
 }
 
-type polyline struct {
-	D, Title string
+// box is one decile's spread over the cases with facts in it.
+type box struct {
+	X, Left, Right, W      px // the centre, the edges and the width
+	Lo, Q1, Med, Q3, Hi, H px // y of the lowest, quartiles, median and highest; H = Q1 - Q3
+	Title                  string
+}
+
+// worstLine is one of the lowest-covered cases: its curve, colour class and legend text.
+type worstLine struct {
+	D, Class, Label string
+	Points          []point
 }
 
 type point struct {
@@ -57,12 +69,15 @@ type point struct {
 	Label, Title string
 }
 
-// coverageChart averages the eval coverage curves over the cases, each decile over the
-// cases that have facts in it.
+// coverageWorst is how many of the lowest-covered eval cases the coverage chart names.
+const coverageWorst = 3
+
+// coverageChart shows the eval coverage curves over the cases, each decile over the cases
+// that have facts in it, and names the coverageWorst cases of lowest coverage.
 func coverageChart(results []eval.Result) *lineChart {
 	c := &lineChart{
 		ID: "chart-coverage", Title: "Coverage by position before the boundary",
-		W: 760, H: 334, X: 64, Y: 24, PW: 660, PH: 250,
+		W: 720, H: 334, X: 64, Y: 24, PW: 630, PH: 250,
 		XLabel: "where each fact was last said, in tenths of the summarized messages (oldest → newest)",
 		YLabel: "facts the summary holds",
 	}
@@ -72,9 +87,55 @@ func coverageChart(results []eval.Result) *lineChart {
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		c.YTicks = append(c.YTicks, tick{At: y(v), Label: fmt.Sprintf("%d%%", int(v*100))})
 	}
-	var sum [10]float64
-	var n [10]int
+	var vals [10][]float64
 	for _, r := range results {
+		for i, s := range r.CoverageCurve {
+			if v, ok := s.Value(); ok {
+				vals[i] = append(vals[i], v)
+			}
+		}
+	}
+	var mean strings.Builder
+	pen := false
+	bw := c.PW / 10 * 0.44
+	for i := range 10 {
+		n := len(vals[i])
+		c.XTicks = append(c.XTicks, tick{At: x(i), Label: fmt.Sprintf("%d–%d%%", i*10, i*10+10), Sub: fmt.Sprintf("n=%d", n)})
+		if n == 0 {
+			pen = false
+			continue
+		}
+		vs := append([]float64(nil), vals[i]...)
+		sort.Float64s(vs)
+		sum := 0.0
+		for _, v := range vs {
+			sum += v
+		}
+		m := sum / float64(n)
+		q1, med, q3 := quantile(vs, 0.25), quantile(vs, 0.5), quantile(vs, 0.75)
+		c.Boxes = append(c.Boxes, box{
+			X: x(i), Left: x(i) - bw/2, Right: x(i) + bw/2, W: bw,
+			Lo: y(vs[0]), Q1: y(q1), Med: y(med), Q3: y(q3), Hi: y(vs[n-1]), H: y(q1) - y(q3),
+			Title: fmt.Sprintf("%d–%d%% of the way, %d cases: lowest %d%%, quartiles %d%%, %d%% and %d%%, highest %d%%",
+				i*10, i*10+10, n, pct1000(vs[0]), pct1000(q1), pct1000(med), pct1000(q3), pct1000(vs[n-1])),
+		})
+		cmd := "L"
+		if !pen {
+			cmd = "M"
+		}
+		fmt.Fprintf(&mean, "%s%v %v", cmd, x(i), y(m))
+		pen = true
+		p := pct1000(m)
+		c.Points = append(c.Points, point{X: x(i), Y: y(m), Label: fmt.Sprintf("%d%%", p),
+			Title: fmt.Sprintf("%d–%d%% of the way: mean coverage %d%% over %d cases", i*10, i*10+10, p, n)})
+	}
+	c.Mean = mean.String()
+	for k, r := range worstEval(results, coverageWorst) {
+		if _, ok := r.Coverage.Value(); !ok {
+			break
+		}
+		w := worstLine{Class: fmt.Sprintf("w%d", k+1),
+			Label: fmt.Sprintf("%s: coverage %s", r.ID, share(r.Coverage))}
 		var d strings.Builder
 		pen := false
 		for i, s := range r.CoverageCurve {
@@ -83,48 +144,42 @@ func coverageChart(results []eval.Result) *lineChart {
 				pen = false
 				continue
 			}
-			sum[i] += v
-			n[i]++
 			cmd := "L"
 			if !pen {
 				cmd = "M"
 			}
 			fmt.Fprintf(&d, "%s%v %v", cmd, x(i), y(v))
 			pen = true
+			w.Points = append(w.Points, point{X: x(i), Y: y(v), Title: fmt.Sprintf("%s, %d–%d%% of the way: %d of %d facts", r.ID, i*10, i*10+10, s.Hit, s.Of)})
 		}
-		if d.Len() > 0 {
-			c.Cases = append(c.Cases, polyline{D: d.String(), Title: r.ID})
-		}
+		w.D = d.String()
+		c.Worst = append(c.Worst, w)
 	}
-	var mean strings.Builder
-	pen := false
-	for i := range 10 {
-		c.XTicks = append(c.XTicks, tick{At: x(i), Label: fmt.Sprintf("%d–%d%%", i*10, i*10+10), Sub: fmt.Sprintf("n=%d", n[i])})
-		if n[i] == 0 {
-			pen = false
-			continue
-		}
-		v := sum[i] / float64(n[i])
-		cmd := "L"
-		if !pen {
-			cmd = "M"
-		}
-		fmt.Fprintf(&mean, "%s%v %v", cmd, x(i), y(v))
-		pen = true
-		p := percent(int(math.Round(v*1000)), 1000)
-		c.Points = append(c.Points, point{X: x(i), Y: y(v), Label: fmt.Sprintf("%d%%", p),
-			Title: fmt.Sprintf("%d–%d%% of the way: mean coverage %d%% over %d cases", i*10, i*10+10, p, n[i])})
-	}
-	c.Mean = mean.String()
-	c.Desc = fmt.Sprintf("Line chart over %d eval cases: for each tenth of the summarized messages, from the oldest to the newest, the mean share of the facts last said there that the summary holds (cases without facts in a tenth are left out of its mean); a faint line per case.", len(results))
+	c.Desc = fmt.Sprintf("Box plot over %d eval cases: for each tenth of the summarized messages, from the oldest to the newest, the spread of the share of the facts last said there that each summary holds (box: the middle half of the cases, a line at the median, whiskers to the lowest and highest), the mean as a line, and the %d cases of lowest coverage each as a coloured line.", len(results), len(c.Worst))
 	if len(c.Points) == 0 {
 		c.Empty = "no eval case has facts before its boundary"
 	}
 	return c
 }
 
+// quantile is the q-quantile of sorted, interpolated between the two nearest values.
+func quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	pos := q * float64(len(sorted)-1)
+	lo := int(math.Floor(pos))
+	if lo+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (sorted[lo+1]-sorted[lo])*(pos-float64(lo))
+}
+
+// pct1000 is the share v as a whole percentage, rounded as compacteval drift rounds.
+func pct1000(v float64) int { return percent(int(math.Round(v*1000)), 1000) }
+
 // maxLabel is the longest label of a bar, in characters; a longer one loses its middle.
-const maxLabel = 90
+const maxLabel = 46
 
 // shorten returns s with its middle replaced by "…" if it is longer than n runes.
 func shorten(s string, n int) string {
@@ -180,7 +235,7 @@ func leakageChart(results []eval.Result) *hbarChart {
 	}
 	c := &hbarChart{
 		ID: "chart-leakage", Title: "Tail leakage per eval case",
-		LabelW: px(float64(longest)*charW + 12), BarMax: 420, RowH: 20, Top: 12,
+		LabelW: px(float64(longest)*charW + 12), BarMax: 300, RowH: 20, Top: 12,
 		XLabel: "share of the tail-only facts the summary re-tells (lower is better)",
 	}
 	c.BarX = c.LabelW + 8
@@ -212,20 +267,18 @@ func leakageChart(results []eval.Result) *hbarChart {
 	return c
 }
 
-// multiChart is the drift exact rate per operator, one small panel per extractor.
+// multiChart is the drift exact rate per operator: small multiples, one SVG per extractor,
+// so that the panels wrap to the page's width instead of shrinking.
 type multiChart struct {
 	ID, Title, Desc string
-	W, H            px
 	Panels          []panel
-	// LegendY is the baseline of the legend above the panels; LegendBoxY and LegendTickY
-	// the tops of its bar and tick.
-	LegendY, LegendBoxY, LegendTickY px
 }
 
 type panel struct {
-	X, Y           px
-	Title          string
-	LabelW, BarMax px
+	ID, Title, Desc string
+	Reference       bool
+	W, H            px
+	LabelW, BarMax  px
 	// ValueX is the right edge of the column of percentages.
 	ValueX       px
 	Rows         []panelRow
@@ -245,17 +298,15 @@ type panelRow struct {
 }
 
 const (
-	panelW, panelGap    = 320, 24
+	panelW              = 320
 	panelLabelW         = 122
 	panelRowH, panelBar = 15, 10
-	panelCols           = 4
 )
 
 // driftChart draws, for each extractor, the exact rate of every single-operator row as a
-// bar and of the matching composed row as a tick.
-func driftChart(m *drift.MatrixResult) *multiChart {
-	c := &multiChart{ID: "chart-drift", Title: "Drift: exact recoveries per operator and extractor", LegendY: 16, LegendBoxY: 7, LegendTickY: 5}
-	cols := min(panelCols, len(m.Extractors))
+// bar and of the matching composed row as a tick; a reference extractor's bars are grey.
+func driftChart(m *drift.MatrixResult, ref map[string]bool) *multiChart {
+	c := &multiChart{ID: "chart-drift", Title: "Drift: exact recoveries per operator and extractor"}
 	rows := []drift.Row{m.Identity}
 	rows = append(rows, m.Single...)
 	rows = append(rows, m.SingleTotal)
@@ -263,13 +314,15 @@ func driftChart(m *drift.MatrixResult) *multiChart {
 	for _, r := range m.Composed {
 		composed[r.Operator] = r
 	}
-	panelH := px(24 + panelRowH*len(rows) + 26)
-	top := px(30)
 	barMax := px(panelW - panelLabelW - 44)
+	ids := anchors("chart-drift-", m.Extractors)
 	for e, name := range m.Extractors {
 		p := panel{
-			X: px(e%cols) * (panelW + panelGap), Y: top + px(e/cols)*(panelH+16),
-			Title: name, LabelW: panelLabelW, BarMax: barMax, ValueX: panelW - 2,
+			ID: ids[name], Title: name, Reference: ref[name], W: panelW, H: px(24 + panelRowH*len(rows) + 22),
+			LabelW: panelLabelW, BarMax: barMax, ValueX: panelW - 2,
+		}
+		if p.Reference {
+			p.Title += " (reference)"
 		}
 		for i, r := range rows {
 			unamb := r.Samples - r.Ambiguous
@@ -303,11 +356,9 @@ func driftChart(m *drift.MatrixResult) *multiChart {
 		for _, v := range []int{0, 50, 100} {
 			p.Ticks = append(p.Ticks, tick{At: panelLabelW + barMax*px(v)/100, Label: fmt.Sprintf("%d%%", v)})
 		}
+		p.Desc = fmt.Sprintf("Bar chart for %s: for each drift operator, the share of its single-operator samples (out of the unambiguous ones) recovered exactly, and a tick with the same share over the composed samples the operator takes part in.", name)
 		c.Panels = append(c.Panels, p)
 	}
-	n := len(m.Extractors)
-	c.W = px(cols)*(panelW+panelGap) - panelGap
-	c.H = top + px((n+cols-1)/max(cols, 1))*(panelH+16)
-	c.Desc = fmt.Sprintf("Small multiples, one panel per extractor (%s): for each drift operator, a bar with the share of its single-operator samples (out of the unambiguous ones) that the extractor recovers exactly, and a tick with the same share over the composed samples the operator takes part in.", strings.Join(m.Extractors, ", "))
+	c.Desc = fmt.Sprintf("Small multiples, one panel per extractor (%s).", strings.Join(m.Extractors, ", "))
 	return c
 }

@@ -48,8 +48,9 @@ type evalCaseView struct {
 	MissedKinds string
 }
 
+// scoreView is a share: Value the percentage, Of the count it is taken of ("3/4").
 type scoreView struct {
-	Name, Value, Class string
+	Name, Value, Of, Class string
 }
 
 func newEvalView(er *eval.Report) *evalView {
@@ -145,7 +146,7 @@ func newEvalCaseView(r eval.Result) evalCaseView {
 		if lower {
 			k = n - k
 		}
-		v.Scores = append(v.Scores, scoreView{Name: name, Value: share(s), Class: rateClass(k, n)})
+		v.Scores = append(v.Scores, scoreView{Name: name, Value: rate(s.Hit, s.Of), Of: fmt.Sprintf("%d/%d", s.Hit, s.Of), Class: rateClass(k, n)})
 	}
 	score("coverage", r.Coverage, false)
 	score("boundary coverage", r.BoundaryCoverage, false)

@@ -87,7 +87,8 @@ func handReport() *Report {
 		},
 		Cases: []Case{
 			{ID: "well-formed/plain", Title: "a plain case", Categories: []string{"well-formed"}, Origin: "synthetic", IntendedFound: true,
-				Results: []Result{{Extractor: "seed", OK: true, MatchesIntended: true}, {Extractor: "robust", OK: true, MatchesIntended: true}}},
+				Results: []Result{{Extractor: "seed", OK: true, MatchesIntended: true}, {Extractor: "robust", OK: true, MatchesIntended: true},
+					{Extractor: "dust", OK: true, MatchesIntended: true, KnownDeviation: "keeps the analysis"}}},
 			{ID: "malformed-tags/unclosed", Title: `an "unclosed" <summary>`, Categories: []string{"malformed-tags"}, Origin: "synthetic",
 				IntendedFound: true,
 				Response:      "<analysis>\nthinking</analysis>\n" + hostile + "\ntrailing\r\n",
@@ -154,18 +155,49 @@ func TestHTMLHandReport(t *testing.T) {
 	if got, want := strings.Count(page, "</details>"), strings.Count(page, "<details"); got != want {
 		t.Errorf("HTML() has %d </details> for %d <details>", got, want)
 	}
-	if got := strings.Count(page, "<svg"); got != 3 {
-		t.Errorf("HTML() has %d <svg> charts, want 3", got)
+	// coverage, leakage and a panel per drift extractor
+	if got, want := strings.Count(page, "<svg"), 2+len(r.Drift.Extractors); got != want {
+		t.Errorf("HTML() has %d <svg> charts, want %d", got, want)
 	}
-	if got := strings.Count(page, "<title id="); got != 3 {
-		t.Errorf("HTML() has %d chart titles, want 3", got)
+	if got, want := strings.Count(page, "<title id="), 2+len(r.Drift.Extractors); got != want {
+		t.Errorf("HTML() has %d chart titles, want %d", got, want)
 	}
 
+	// The verdict comes before everything else on the page.
+	verdict := strings.Index(page, `<div class="verdict regressed" id="verdict">`)
+	if verdict < 0 {
+		t.Fatalf("HTML() has no regressed verdict")
+	}
+	for _, later := range []string{`<dl class="run">`, "Totals per extractor", `<section id="regressions">`} {
+		if i := strings.Index(page, later); i < verdict {
+			t.Errorf("HTML() puts %q (at %d) before the verdict (at %d)", later, i, verdict)
+		}
+	}
+	if !strings.Contains(page, `<p class="verdict-head">Regressed: 3 problems in 2 cases</p>`) {
+		t.Errorf("HTML() verdict lacks its headline")
+	}
+	if strings.Contains(page, "Complete:") {
+		t.Errorf("HTML() still has the complete banner")
+	}
+
+	// One row per case and extractor, whatever its number of problems.
 	regressions := pageSection(t, page, "regressions")
-	for _, want := range []string{"unlisted-deviation", "golden-mismatch", "stale-deviation", "robust no longer returns the intended result", `href="#case-malformed-tags-unclosed"`, "<td class=\"mono\">well-formed/plain</td>"} {
+	if got := strings.Count(regressions, `<article class="row-item"`); got != 2 {
+		t.Errorf("regressions section has %d rows, want 2 (robust on unclosed, dust on plain)", got)
+	}
+	for _, want := range []string{
+		`<article class="row-item" id="row-malformed-tags-unclosed-robust">`,
+		`<span class="mono case-id">malformed-tags/unclosed</span> <span class="ex">robust</span> <span class="badge regression" title="robust no longer returns the intended result and known_deviations does not list it">unlisted deviation</span> <span class="badge regression" title="the output of robust differs from corpus/golden/robust/malformed-tags/unclosed.txt">golden mismatch</span></h3>`,
+		`<span class="ex">dust</span> <span class="badge regression" title="known_deviations lists dust, but it now returns the intended result">stale deviation</span>`,
+		"The output is now the intended summary",
+		`<a href="#case-malformed-tags-unclosed">the case's other outputs</a>`,
+	} {
 		if !strings.Contains(regressions, want) {
 			t.Errorf("regressions section lacks %q", want)
 		}
+	}
+	if got := strings.Count(regressions, `<table class="diff">`); got != 1 {
+		t.Errorf("regressions section has %d diffs, want 1 (robust's output on unclosed)", got)
 	}
 	for _, e := range r.Drift.Extractors {
 		if !strings.Contains(pageSection(t, page, "categories"), ">"+e+"<") {
@@ -190,26 +222,26 @@ func TestHTMLHandReport(t *testing.T) {
 	cases := pageSection(t, page, "cases")
 	for _, id := range []string{"malformed-tags/unclosed", "malformed-tags/no-summary"} {
 		if !strings.Contains(cases, ">"+id+"<") {
-			t.Errorf("failing cases lack %s", id)
+			t.Errorf("known deviations lack %s", id)
 		}
 	}
 	if strings.Contains(cases, ">well-formed/plain<") {
-		t.Errorf("failing cases show well-formed/plain, which keeps no output")
+		t.Errorf("known deviations show well-formed/plain, which keeps no output")
 	}
-	if i, j := strings.Index(cases, `id="case-malformed-tags-unclosed"`), strings.Index(cases, `id="case-malformed-tags-no-summary"`); i < 0 || j < 0 || i > j {
-		t.Errorf("failing cases: the regression does not come before the known deviation (at %d and %d)", i, j)
-	}
-	// seed and robust return the same output: one diff, both verdicts
+	// robust's output on unclosed is a row of the regressions, not repeated here
 	if got := strings.Count(cases, `<table class="diff">`); got != 2 {
-		t.Errorf("failing cases have %d diffs, want 2 (one per distinct output)", got)
+		t.Errorf("known deviations have %d diffs, want 2 (seed on each case)", got)
 	}
 	if !strings.Contains(cases, `<span class="x">`) {
-		t.Errorf("failing cases mark no changed word")
+		t.Errorf("known deviations mark no changed word")
 	}
-	for _, want := range []string{"known deviation</span> <strong>seed</strong>", "regression</span> <strong>robust</strong>", "intended: no summary"} {
+	for _, want := range []string{"known deviation</span> <strong>seed</strong>", "intended: no summary"} {
 		if !strings.Contains(cases, want) {
-			t.Errorf("failing cases lack %q", want)
+			t.Errorf("known deviations lack %q", want)
 		}
+	}
+	if strings.Contains(cases, "<strong>robust</strong>") {
+		t.Errorf("known deviations show robust, whose output on unclosed is a regression")
 	}
 	worst := pageSection(t, page, "eval")
 	if i, j := strings.Index(worst, ">eval/bad<"), strings.Index(worst, ">eval/good<"); i < 0 || j < 0 || i > j {

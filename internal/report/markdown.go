@@ -6,18 +6,35 @@ import (
 
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/internal/textdiff"
 )
 
 // maxProblemLines caps the regressions listed in Markdown, which must fit a pull-request
 // comment (GitHub takes 65,536 characters); report.html lists them all.
 const maxProblemLines = 40
 
-// Markdown renders the report for a pull-request comment or GITHUB_STEP_SUMMARY: totals,
-// regressions first, the extractor x category and extractor x drift-operator tables, and the
-// worst-scored eval cases with the facts they missed.
+// mdDiffs is how many rows' intended-against-output diffs the Markdown report shows, and
+// mdDiffLines how many lines of each.
+const (
+	mdDiffs     = 5
+	mdDiffLines = 30
+)
+
+// Markdown renders the report for a pull-request comment or GITHUB_STEP_SUMMARY: the
+// verdict first, then the cases that changed behaviour (one line per case and extractor,
+// the first diffs inline), those that changed only the path, the extractor totals, the
+// extractor x category and extractor x drift-operator tables, and the worst-scored eval
+// cases with the facts they missed.
 func Markdown(r *Report) []byte {
 	var b strings.Builder
+	rows := troubleRows(r)
+	v := newVerdict(r, rows)
 	b.WriteString("# compacteval report\n\n")
+	fmt.Fprintf(&b, "**%s.**\n\n", v.Headline)
+	for _, l := range v.Lines {
+		fmt.Fprintf(&b, "- %s\n", mdEscape(l))
+	}
+	b.WriteString("\n")
 	if !r.Complete {
 		fmt.Fprintf(&b, "> **Partial run**: stages %s. A partial report cannot pass the gate.\n\n", strings.Join(r.Stages, ", "))
 	}
@@ -25,41 +42,30 @@ func Markdown(r *Report) []byte {
 
 	b.WriteString("## Regressions\n\n")
 	if len(r.Problems) == 0 {
-		builtin := false
-		for _, e := range r.Extractors {
-			builtin = builtin || !e.External
-		}
-		if builtin {
-			b.WriteString("None: every built-in extractor matches its goldens, and every deviation from intended is listed in `known_deviations`.\n\n")
-		} else {
-			b.WriteString("None of the run itself. A module or command has no goldens and no `known_deviations`: `compacteval gate` compares it with the baseline it blessed.\n\n")
-		}
+		b.WriteString("None.\n\n")
 	} else {
-		fmt.Fprintf(&b, "%d problems:\n\n", len(r.Problems))
-		for i, p := range r.Problems {
-			if i == maxProblemLines {
-				fmt.Fprintf(&b, "- ... and %d more (report.html lists them all)\n", len(r.Problems)-i)
-				break
-			}
-			ex := ""
-			if p.Extractor != "" {
-				ex = " " + p.Extractor
-			}
-			fmt.Fprintf(&b, "- **%s** `%s`%s: %s\n", p.Kind, p.Case, ex, mdEscape(p.Detail))
-		}
-		b.WriteString("\n")
+		writeTroubleRows(&b, rows)
 	}
 
 	b.WriteString("## Extractors\n\n")
 	b.WriteString("| extractor | intended | rate | drift exact | known deviations | golden mismatches |\n|---|---:|---:|---:|---:|---:|\n")
+	var refs []string
 	for _, e := range r.Extractors {
 		drift := "-"
 		if containsStage(r.Stages, "drift") {
 			drift = pct(e.DriftExact)
 		}
-		fmt.Fprintf(&b, "| %s | %d/%d | %s | %s | %d | %d |\n", e.Name, e.Intended, e.Cases, pct(e.Rate), drift, e.KnownDeviations, e.GoldenMismatches)
+		name := e.Name
+		if e.Reference != "" {
+			name += " (reference)"
+			refs = append(refs, e.Name)
+		}
+		fmt.Fprintf(&b, "| %s | %d/%d | %s | %s | %d | %d |\n", name, e.Intended, e.Cases, pct(e.Rate), drift, e.KnownDeviations, e.GoldenMismatches)
 	}
 	b.WriteString("\n")
+	if len(refs) > 0 {
+		fmt.Fprintf(&b, "%s: %s. %s\n\n", referenceWho(refs), referenceNote, referenceGate)
+	}
 
 	b.WriteString("## Extractor x category (cases returning the intended result)\n\n")
 	writeCategoryTable(&b, r)
@@ -73,6 +79,108 @@ func Markdown(r *Report) []byte {
 		writeEval(&b, r.Eval)
 	}
 	return []byte(b.String())
+}
+
+// writeTroubleRows lists the rows that change behaviour, the first diffs, then the rows
+// that change only the path.
+func writeTroubleRows(b *strings.Builder, rows []troubleRow) {
+	var behaviour, paths []troubleRow
+	for _, row := range rows {
+		if row.PathOnly {
+			paths = append(paths, row)
+		} else {
+			behaviour = append(behaviour, row)
+		}
+	}
+	if len(behaviour) > 0 {
+		fmt.Fprintf(b, "%s:\n\n", plural(len(behaviour), "case and extractor that changes behaviour", "cases and extractors that change behaviour"))
+		b.WriteString("| case | extractor | trouble | path |\n|---|---|---|---|\n")
+		for i, row := range behaviour {
+			if i == maxProblemLines {
+				fmt.Fprintf(b, "| ... and %d more (report.html lists them all) | | | |\n", len(behaviour)-i)
+				break
+			}
+			var ks []string
+			for _, k := range row.Kinds {
+				ks = append(ks, kindLabel(k))
+			}
+			ex, path := row.Extractor, "-"
+			if ex == "" {
+				ex, path = "-", mdEscape(strings.Join(row.Details, "; "))
+			} else if row.res != nil && row.res.Path != "" {
+				path = row.res.Path
+				if row.res.GoldenPath != "" && row.res.GoldenPath != row.res.Path {
+					path += " (golden: " + row.res.GoldenPath + ")"
+				}
+			}
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", mdCode(row.Case), ex, strings.Join(ks, ", "), path)
+		}
+		b.WriteString("\n")
+		shown := 0
+		for _, row := range behaviour {
+			if shown == mdDiffs {
+				break
+			}
+			d, ok := rowDiff(row)
+			if !ok {
+				continue
+			}
+			shown++
+			f := fence(d)
+			fmt.Fprintf(b, "<details><summary><code>%s</code> %s: intended (-) against output (+)</summary>\n\n%sdiff\n%s%s\n\n</details>\n\n", mdEscape(row.Case), mdEscape(row.Extractor), f, d, f)
+		}
+	}
+	if len(paths) > 0 {
+		b.WriteString("### Path changes only (not a behaviour change)\n\n")
+		b.WriteString("The summary is the golden's byte for byte; only the path that decided differs.\n\n")
+		b.WriteString("| case | extractor | golden path | path |\n|---|---|---|---|\n")
+		for i, row := range paths {
+			if i == maxProblemLines {
+				fmt.Fprintf(b, "| ... and %d more (report.html lists them all) | | | |\n", len(paths)-i)
+				break
+			}
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", mdCode(row.Case), row.Extractor, row.res.GoldenPath, row.res.Path)
+		}
+		b.WriteString("\n")
+	}
+}
+
+// rowDiff is the unified diff of a row's intended summary against its output, at most
+// mdDiffLines lines, ending in a newline; false when the report keeps no output for it.
+func rowDiff(row troubleRow) (string, bool) {
+	if row.res == nil || row.res.Summary == nil || row.c == nil {
+		return "", false
+	}
+	want, got := "", ""
+	if row.c.IntendedFound {
+		want = row.c.Intended
+	}
+	if row.res.OK {
+		got = *row.res.Summary
+	}
+	d := textdiff.Unified(want, got, 2)
+	if d == "" {
+		return "", false
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(d, "\n"), "\n")
+	if len(lines) > mdDiffLines {
+		lines = append(lines[:mdDiffLines], fmt.Sprintf("... %d more lines (report.html shows the whole diff)", len(lines)-mdDiffLines))
+	}
+	return strings.ToValidUTF8(strings.Join(lines, ""), "\uFFFD") + "\n", true
+}
+
+// fence returns a code fence longer than any run of backticks in s.
+func fence(s string) string {
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
 }
 
 func writeCategoryTable(b *strings.Builder, r *Report) {

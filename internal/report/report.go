@@ -71,6 +71,10 @@ type Extractor struct {
 	// External is true for a module or a command (docs/protocol.md), whose answers do not
 	// say which path decided.
 	External bool `json:"external,omitempty"`
+	// Reference, when set, says why a built-in profile is a reference behaviour
+	// (compact.ReferenceOnly): another agent's formatter, reported for comparison and not
+	// held to the intended summary.
+	Reference string `json:"reference,omitempty"`
 	// Intended counts the cases where it returns the intended result, out of Cases.
 	Cases    int     `json:"cases"`
 	Intended int     `json:"intended"`
@@ -119,6 +123,11 @@ type Result struct {
 	KnownDeviation string `json:"known_deviation,omitempty"`
 	// Golden is match, mismatch or missing; empty when goldens were not checked.
 	Golden string `json:"golden,omitempty"`
+	// GoldenPath is the path the golden file records, where Golden is mismatch. PathOnly
+	// is true where the golden's ok and summary equal the output byte for byte and only
+	// the path that decided differs: not a change of behaviour.
+	GoldenPath string `json:"golden_path,omitempty"`
+	PathOnly   bool   `json:"path_only,omitempty"`
 	// Summary is the output, kept where the case is shown in detail.
 	Summary *string `json:"summary,omitempty"`
 }
