@@ -64,14 +64,7 @@ func renderVerdict(res Result, t Table, opt MarkdownOptions, maxRows int) string
 		fmt.Fprintf(&b, "## compacteval gate: passed\n\n%d checks of `%s` against `%s`.\n", res.Checks, opt.Run, opt.Baseline)
 	} else {
 		fmt.Fprintf(&b, "## compacteval gate: %s\n\n%d checks of `%s` against `%s`", plural(len(res.Regressions), "regression"), res.Checks, opt.Run, opt.Baseline)
-		var parts []string
-		if len(t.Totals) > 0 {
-			parts = append(parts, plural(len(t.Totals), "total"))
-		}
-		for _, g := range t.Groups {
-			parts = append(parts, fmt.Sprintf("%s of %s", plural(len(g.Rows), "case"), g.Name))
-		}
-		fmt.Fprintf(&b, "; failed: %s.\n", strings.Join(parts, ", "))
+		fmt.Fprintf(&b, "; failed: %s.\n", t.Summary())
 	}
 	if opt.ReportURL != "" {
 		fmt.Fprintf(&b, "\n[The full report](%s)\n", opt.ReportURL)
@@ -85,7 +78,7 @@ func renderVerdict(res Result, t Table, opt MarkdownOptions, maxRows int) string
 	}
 	if !res.Passed() {
 		b.WriteString("\n")
-		WriteTable(&b, t, maxRows, more)
+		WriteTable(&b, t, TableOptions{MaxRows: maxRows, More: more, Heading: "###"})
 	}
 	if len(res.Notes) > 0 {
 		if !strings.HasSuffix(b.String(), "\n\n") {
@@ -119,12 +112,22 @@ func whereWhole(opt MarkdownOptions) string {
 	return strings.Join(where, " and ")
 }
 
+// TableOptions say how WriteTable writes a Table.
+type TableOptions struct {
+	// MaxRows caps the rows of each table (all with a negative value); More says where
+	// the others are, such as "in the HTML review".
+	MaxRows int
+	More    string
+	// Heading opens each group's heading: "###", "####".
+	Heading string
+}
+
 // WriteTable writes t as Markdown: a table of the totals, then a heading per group with
 // the allowances of its checks said once and a table of its rows, folded in <details> past
-// ten rows. Each table shows at most maxRows rows (all with maxRows < 0); one that shows
-// fewer than it has ends with a line counting the others and saying where they are (more,
-// such as "in the HTML review").
-func WriteTable(b *strings.Builder, t Table, maxRows int, more string) {
+// ten rows. A table that shows fewer rows than it has (opt.MaxRows) ends with a line
+// counting the others and saying where they are.
+func WriteTable(b *strings.Builder, t Table, opt TableOptions) {
+	maxRows, more := opt.MaxRows, opt.More
 	if len(t.Totals) > 0 {
 		shown := len(t.Totals)
 		if maxRows >= 0 {
@@ -142,7 +145,7 @@ func WriteTable(b *strings.Builder, t Table, maxRows int, more string) {
 		}
 	}
 	for _, g := range t.Groups {
-		fmt.Fprintf(b, "### %s: %s\n\n", cell(g.Name), plural(len(g.Rows), "case"))
+		fmt.Fprintf(b, "%s %s: %s\n\n", opt.Heading, cell(g.Name), plural(len(g.Rows), "case"))
 		var limits []string
 		for _, l := range g.Limits {
 			limits = append(limits, fmt.Sprintf("%s (%s)", strings.Join(l.Checks, ", "), l.Allowed))

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -47,6 +48,25 @@ func (t Table) Cases() int {
 		n += len(g.Rows)
 	}
 	return n
+}
+
+// Summary counts what failed in a line: "2 totals, 18 cases of seed, 1 eval case".
+func (t Table) Summary() string {
+	var parts []string
+	if len(t.Totals) > 0 {
+		parts = append(parts, plural(len(t.Totals), "total"))
+	}
+	for _, g := range t.Groups {
+		switch g.Name {
+		case GroupEval:
+			parts = append(parts, plural(len(g.Rows), "eval case"))
+		case GroupCorpus:
+			parts = append(parts, plural(len(g.Rows), "corpus case"))
+		default:
+			parts = append(parts, fmt.Sprintf("%s of %s", plural(len(g.Rows), "case"), g.Name))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Group names that are not extractors.
