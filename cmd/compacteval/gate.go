@@ -13,7 +13,7 @@ import (
 )
 
 const gateUsage = `Usage: compacteval gate -baseline FILE [-config gate.yaml] [-junit FILE] [-markdown FILE]
-         [-allow-corpus-change] [REPORT.json]
+         [-markdown-full FILE] [-markdown-limit N] [-report-url URL] [-allow-corpus-change] [REPORT.json]
        compacteval gate -bless -baseline FILE [REPORT.json]
 
 Compares a run (REPORT.json, default reports/latest/report.json) with a blessed baseline
@@ -22,6 +22,15 @@ score that fell further than gate.yaml allows, a must_pass case that fails, a re
 a run problem (golden mismatch, unlisted deviation). Each regression prints as
 
   case: metric was -> now (allowed drop)
+
+-markdown writes the verdict for a pull-request comment: the totals that fell, then one row
+per case and extractor with the checks it failed, the allowances said once per extractor,
+long lists folded. It holds at most -markdown-limit characters (default 65536, GitHub's
+limit for a comment; 0 for none): past that, rows are left out and counted, and the text
+says where the whole is: -markdown-full FILE (written uncut, for the job summary) and
+-report-url (a link to the uploaded HTML report, such as the artifact's URL). -junit
+writes one testcase per family of checks and extractor (the same set on a pass and on a
+failure), the regressions in the failures' bodies.
 
 -bless writes the run as the new baseline (without the texts a baseline does not need);
 nothing else changes the baseline. Bless only a run you have read.
@@ -36,6 +45,8 @@ Exit codes: 0 no regression (or blessed); 1 regressions found; 2 could not evalu
 Examples:
   compacteval run && compacteval gate -baseline reports/baseline.json -config gate.yaml
   compacteval gate -baseline reports/baseline.json -junit gate.xml -markdown gate.md run/report.json
+  compacteval gate -baseline reports/baseline.json -markdown comment.md -markdown-full summary.md \
+      -report-url "$ARTIFACT_URL"
   compacteval gate -bless -baseline reports/baseline.json
 `
 
@@ -44,7 +55,10 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	baselinePath := fs.String("baseline", "", "the blessed baseline report (required)")
 	configPath := fs.String("config", "", "gate.yaml (default: nothing may fall, new cases pass, removed cases and run problems fail)")
 	junitPath := fs.String("junit", "", "also write the verdict as JUnit XML to FILE")
-	mdPath := fs.String("markdown", "", "also write the verdict as Markdown to FILE")
+	mdPath := fs.String("markdown", "", "also write the verdict as Markdown to FILE, for a pull-request comment (see -markdown-limit)")
+	mdFull := fs.String("markdown-full", "", "also write the whole verdict as Markdown to FILE, never cut (for the job summary)")
+	mdLimit := fs.Int("markdown-limit", gate.CommentLimit, "the most characters -markdown writes; 0 for no limit")
+	reportURL := fs.String("report-url", "", "link the full report (the uploaded report.html) at URL in the Markdown")
 	bless := fs.Bool("bless", false, "write the run as the new baseline")
 	allow := fs.Bool("allow-corpus-change", false, "compare reports made on different corpora or drift parameters")
 	if code := parseFlags(fs, args); code >= 0 {
@@ -52,6 +66,10 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *baselinePath == "" {
 		fmt.Fprintln(stderr, "compacteval gate: -baseline is required")
+		return exitError
+	}
+	if *mdLimit < 0 {
+		fmt.Fprintf(stderr, "compacteval gate: -markdown-limit %d: want 0 (no limit) or more\n", *mdLimit)
 		return exitError
 	}
 	if fs.NArg() > 1 {
@@ -94,8 +112,19 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	if *mdPath != "" {
-		if err := report.WriteFile(*mdPath, gateMarkdown(res, *baselinePath, runPath)); err != nil {
+	opt := gate.MarkdownOptions{Baseline: *baselinePath, Run: runPath, ReportURL: *reportURL, Limit: *mdLimit}
+	if *mdFull != "" {
+		opt.Whole = "`" + *mdFull + "`"
+	}
+	for _, f := range []struct {
+		path  string
+		limit int
+	}{{*mdPath, *mdLimit}, {*mdFull, 0}} {
+		if f.path == "" {
+			continue
+		}
+		opt.Limit = f.limit
+		if err := report.WriteFile(f.path, gate.Markdown(res, opt)); err != nil {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
@@ -147,37 +176,9 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 }
 
 func writeGateJUnit(res gate.Result, path string) error {
-	s := report.JUnitSuite{Name: "compacteval gate"}
-	if res.Passed() {
-		s.Add("gate", "no regression", "")
-	}
-	for _, r := range res.Regressions {
-		s.Add("gate", r.Case+": "+r.Metric, r.String())
-	}
-	data, err := report.MarshalJUnit("compacteval gate", s)
+	data, err := gate.JUnit(res)
 	if err != nil {
 		return err
 	}
 	return report.WriteFile(path, data)
-}
-
-func gateMarkdown(res gate.Result, baseline, run string) []byte {
-	var b strings.Builder
-	if res.Passed() {
-		fmt.Fprintf(&b, "## compacteval gate: passed\n\n%d checks of `%s` against `%s`.\n", res.Checks, run, baseline)
-	} else {
-		fmt.Fprintf(&b, "## compacteval gate: %d regressions\n\n%d checks of `%s` against `%s`.\n\n", len(res.Regressions), res.Checks, run, baseline)
-		b.WriteString("| case | metric | was | now | allowed |\n|---|---|---|---|---|\n")
-		for _, r := range res.Regressions {
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.Case, r.Metric, r.Was, strings.ReplaceAll(r.Now, "|", `\|`), r.Allowed)
-		}
-	}
-	if len(res.Notes) > 0 {
-		fmt.Fprintf(&b, "\n<details><summary>%d notes</summary>\n\n", len(res.Notes))
-		for _, n := range res.Notes {
-			fmt.Fprintf(&b, "- %s\n", n)
-		}
-		b.WriteString("\n</details>\n")
-	}
-	return []byte(b.String())
 }

@@ -11,7 +11,8 @@ const reportUsage = `Usage: compacteval report [-format md|html|junit] [-o FILE]
 
 Renders a report.json that compacteval run wrote, without running anything again: Markdown
 (the default), the self-contained HTML page, or JUnit XML (one testsuite per extractor, a
-testcase per corpus case, failing where the run found a problem).
+testcase per corpus case, failing where the run found a problem; a drift testsuite with a
+testcase per extractor and an eval testsuite with a testcase per eval case).
 
 Exit codes: 0 rendered; 2 usage error, unreadable report or another schema version.
 

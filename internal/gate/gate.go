@@ -3,7 +3,9 @@
 //
 // Both are report.json documents (internal/report). The config (gate.yaml) sets how far
 // each metric may fall, which cases must always pass, and what a new or removed case
-// means. Every regression reads "case: metric was -> now (allowed drop)".
+// means. Every regression reads "case: metric was -> now (allowed drop)". Arrange groups
+// a Result's regressions for a reader, one row per case and extractor, and Markdown and
+// JUnit render it for a pull-request comment and for CI's test reports.
 package gate
 
 import (
@@ -14,6 +16,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -289,11 +292,17 @@ func resolve(n *yaml.Node) *yaml.Node {
 
 // Regression is one metric that fell further than allowed.
 type Regression struct {
-	Case    string `json:"case"`
-	Metric  string `json:"metric"`
-	Was     string `json:"was"`
-	Now     string `json:"now"`
-	Allowed string `json:"allowed"`
+	Case   string `json:"case"`
+	Metric string `json:"metric"`
+	// Extractor is the extractor the metric is of ("" for the corpus and eval checks); Check
+	// names the check in a word or two (intended, must_pass, drift_exact, golden-mismatch,
+	// coverage, ...) and Family the family of checks it belongs to (Result.Families).
+	Extractor string `json:"extractor,omitempty"`
+	Check     string `json:"check"`
+	Family    string `json:"family"`
+	Was       string `json:"was"`
+	Now       string `json:"now"`
+	Allowed   string `json:"allowed"`
 }
 
 func (r Regression) String() string {
@@ -307,10 +316,44 @@ type Result struct {
 	Notes []string `json:"notes"`
 	// Checks counts the comparisons made.
 	Checks int `json:"checks"`
+	// Families counts the comparisons by family of checks and extractor. The set depends
+	// only on the baseline, the run's extractors and the config, never on what failed, so
+	// a JUnit file made from it has the same testcases on a pass and on a failure.
+	Families []Family `json:"families"`
+}
+
+// Family is one family of checks of one extractor ("" for the corpus and eval), such as
+// seed's intended (every case seed handled) or eval's coverage. Checks counts its
+// comparisons (an extractor's problems count each case, where Result.Checks counts the
+// run's problems once), Failed its regressions.
+type Family struct {
+	Name      string `json:"name"`
+	Extractor string `json:"extractor,omitempty"`
+	Checks    int    `json:"checks"`
+	Failed    int    `json:"failed"`
 }
 
 // Passed reports whether no regression was found.
 func (r Result) Passed() bool { return len(r.Regressions) == 0 }
+
+// ByFamily returns the regressions of each family, in the order of r.Families.
+func (r Result) ByFamily() [][]Regression {
+	index := map[[2]string]int{}
+	for i, f := range r.Families {
+		index[[2]string{f.Name, f.Extractor}] = i
+	}
+	out := make([][]Regression, len(r.Families))
+	for _, reg := range r.Regressions {
+		i, ok := index[[2]string{reg.Family, reg.Extractor}]
+		if !ok {
+			i, ok = index[[2]string{reg.Family, ""}]
+		}
+		if ok {
+			out[i] = append(out[i], reg)
+		}
+	}
+	return out
+}
 
 // ErrIncomparable marks a run the gate cannot evaluate: partial, or of another corpus shape.
 var ErrIncomparable = errors.New("cannot evaluate")
@@ -332,13 +375,18 @@ func Check(baseline, run *report.Report, cfg Config) (Result, error) {
 	if err := checkMustPassNames(run, cfg); err != nil {
 		return Result{}, err
 	}
-	g := &checker{cfg: cfg}
+	g := &checker{cfg: cfg, index: map[[2]string]int{}}
+	g.families(baseline, run)
 	g.problems(run)
 	g.extractors(baseline, run)
 	g.cases(baseline, run)
 	g.mustPass(run)
 	g.eval(baseline, run)
 	sort.SliceStable(g.res.Regressions, func(i, j int) bool { return g.res.Regressions[i].Case < g.res.Regressions[j].Case })
+	g.res.Families = make([]Family, len(g.fams))
+	for i, f := range g.fams {
+		g.res.Families[i] = *f
+	}
 	if g.res.Regressions == nil {
 		g.res.Regressions = []Regression{}
 	}
@@ -373,37 +421,118 @@ func comparable(baseline, run *report.Report) error {
 }
 
 type checker struct {
-	cfg Config
-	res Result
+	cfg   Config
+	res   Result
+	fams  []*Family
+	index map[[2]string]int // family name and extractor -> index in fams
 }
 
-func (g *checker) fail(r Regression) { g.res.Regressions = append(g.res.Regressions, r) }
+// Families of checks: per extractor, of the corpus, and of eval.
+const (
+	famProblems     = "problems"
+	famIntended     = "intended"
+	famRate         = "intended_rate"
+	famDrift        = "drift_exact"
+	famMustPass     = "must_pass"
+	famExtractors   = "extractors"
+	famCases        = "cases"
+	famScore        = "score"
+	famCoverage     = "coverage"
+	famBoundary     = "boundary_coverage"
+	famTailLeakage  = "tail_leakage"
+	famCaseCoverage = "case_coverage"
+	famCaseBoundary = "case_boundary_coverage"
+)
+
+// families makes the families of checks in a fixed order, whatever the checks find: each
+// extractor's (the baseline's, then those only the run has), the corpus's, then eval's.
+func (g *checker) families(baseline, run *report.Report) {
+	var names []string
+	for _, r := range []*report.Report{baseline, run} {
+		for _, e := range r.Extractors {
+			if !slices.Contains(names, e.Name) {
+				names = append(names, e.Name)
+			}
+		}
+	}
+	for _, name := range names {
+		for _, f := range []string{famIntended, famRate, famDrift, famProblems} {
+			g.family(f, name)
+		}
+		for _, m := range g.cfg.MustPass {
+			if m.Extractor == name {
+				g.family(famMustPass, name)
+			}
+		}
+	}
+	for _, f := range []string{famExtractors, famCases, famProblems, famScore, famCoverage, famBoundary, famTailLeakage, famCaseCoverage, famCaseBoundary} {
+		g.family(f, "")
+	}
+}
+
+// family returns the family name of extractor, made on first use.
+func (g *checker) family(name, extractor string) *Family {
+	key := [2]string{name, extractor}
+	if i, ok := g.index[key]; ok {
+		return g.fams[i]
+	}
+	g.index[key] = len(g.fams)
+	g.fams = append(g.fams, &Family{Name: name, Extractor: extractor})
+	return g.fams[len(g.fams)-1]
+}
+
+// checked counts one comparison of family f.
+func (g *checker) checked(f *Family) {
+	f.Checks++
+	g.res.Checks++
+}
+
+// fail records a regression of family f.
+func (g *checker) fail(f *Family, r Regression) {
+	f.Failed++
+	r.Family = f.Name
+	if r.Check == "" {
+		r.Check = f.Name
+	}
+	g.res.Regressions = append(g.res.Regressions, r)
+}
 func (g *checker) note(format string, args ...any) {
 	g.res.Notes = append(g.res.Notes, fmt.Sprintf(format, args...))
 }
 
-// share compares a share that may fall by allowed; it reports a regression below that.
-func (g *checker) share(caseID, metric string, was, now, allowed float64) {
-	g.res.Checks++
+// share compares a share of family f that may fall by allowed; it reports a regression
+// below that. The metric's name is f's, after the extractor's.
+func (g *checker) share(f *Family, caseID, metric string, was, now, allowed float64) {
+	g.checked(f)
 	if now < was-allowed-1e-9 {
-		g.fail(Regression{Case: caseID, Metric: metric, Was: f4(was), Now: f4(now), Allowed: "allowed drop " + f4(allowed)})
+		g.fail(f, Regression{Case: caseID, Metric: metric, Extractor: f.Extractor, Check: strings.TrimPrefix(f.Name, "case_"), Was: f4(was), Now: f4(now), Allowed: "allowed drop " + f4(allowed)})
 	} else if now > was+1e-9 {
 		g.note("%s: %s improved %s -> %s", caseID, metric, f4(was), f4(now))
 	}
 }
 
 // rise compares a lower-is-better share that may rise by allowed.
-func (g *checker) rise(caseID, metric string, was, now, allowed float64) {
-	g.res.Checks++
+func (g *checker) rise(f *Family, caseID, metric string, was, now, allowed float64) {
+	g.checked(f)
 	if now > was+allowed+1e-9 {
-		g.fail(Regression{Case: caseID, Metric: metric, Was: f4(was), Now: f4(now), Allowed: "allowed rise " + f4(allowed)})
+		g.fail(f, Regression{Case: caseID, Metric: metric, Extractor: f.Extractor, Was: f4(was), Now: f4(now), Allowed: "allowed rise " + f4(allowed)})
 	} else if now < was-1e-9 {
 		g.note("%s: %s improved %s -> %s", caseID, metric, f4(was), f4(now))
 	}
 }
 
+// problems fails each problem of the run, in the problems family of its extractor. The
+// gate counts the run's problems as one check; an extractor's family counts the cases
+// the run checked for it.
 func (g *checker) problems(run *report.Report) {
-	g.res.Checks++
+	g.checked(g.family(famProblems, ""))
+	for _, c := range run.Cases {
+		for _, r := range c.Results {
+			if i, ok := g.index[[2]string{famProblems, r.Extractor}]; ok {
+				g.fams[i].Checks++
+			}
+		}
+	}
 	if len(run.Problems) == 0 {
 		return
 	}
@@ -416,7 +545,11 @@ func (g *checker) problems(run *report.Report) {
 		if p.Extractor != "" {
 			who = p.Extractor + " " + p.Kind
 		}
-		g.fail(Regression{Case: p.Case, Metric: who, Was: "none", Now: p.Detail, Allowed: "problems: fail"})
+		f := g.family(famProblems, "")
+		if i, ok := g.index[[2]string{famProblems, p.Extractor}]; ok && p.Extractor != "" {
+			f = g.fams[i]
+		}
+		g.fail(f, Regression{Case: p.Case, Metric: who, Extractor: p.Extractor, Check: p.Kind, Was: "none", Now: p.Detail, Allowed: "problems: fail"})
 	}
 }
 
@@ -428,7 +561,9 @@ func (g *checker) extractors(baseline, run *report.Report) {
 	for _, was := range baseline.Extractors {
 		e, ok := now[was.Name]
 		if !ok {
-			g.fail(Regression{Case: "(extractors)", Metric: "extractor " + was.Name, Was: "present", Now: "missing", Allowed: "no extractor may disappear"})
+			f := g.family(famExtractors, "")
+			g.checked(f)
+			g.fail(f, Regression{Case: "(extractors)", Metric: "extractor " + was.Name, Extractor: was.Name, Check: "extractor", Was: "present", Now: "missing", Allowed: "no extractor may disappear"})
 			continue
 		}
 		rate, drift := g.cfg.AllowedDrop.IntendedRate, g.cfg.AllowedDrop.DriftExact
@@ -443,8 +578,8 @@ func (g *checker) extractors(baseline, run *report.Report) {
 		// The rate is compared over the cases both runs have, so that adding harder cases
 		// to the corpus is not a regression (new_case says what a new case means).
 		wasRate, nowRate := commonRates(baseline, run, was.Name)
-		g.share("(all)", was.Name+" intended_rate (common cases)", wasRate, nowRate, rate)
-		g.share("(all)", was.Name+" drift_exact", was.DriftExact, e.DriftExact, drift)
+		g.share(g.family(famRate, was.Name), "(all)", was.Name+" intended_rate (common cases)", wasRate, nowRate, rate)
+		g.share(g.family(famDrift, was.Name), "(all)", was.Name+" drift_exact", was.DriftExact, e.DriftExact, drift)
 	}
 }
 
@@ -495,9 +630,10 @@ func (g *checker) cases(baseline, run *report.Report) {
 		was[b.ID] = true
 		c, ok := now[b.ID]
 		if !ok {
-			g.res.Checks++
+			f := g.family(famCases, "")
+			g.checked(f)
 			if g.cfg.RemovedCase == "fail" {
-				g.fail(Regression{Case: b.ID, Metric: "case", Was: "present", Now: "removed", Allowed: "removed_case: fail"})
+				g.fail(f, Regression{Case: b.ID, Metric: "case", Check: "removed", Was: "present", Now: "removed", Allowed: "removed_case: fail"})
 			} else {
 				g.note("%s: removed", b.ID)
 			}
@@ -508,11 +644,11 @@ func (g *checker) cases(baseline, run *report.Report) {
 			results[r.Extractor] = r
 		}
 		for _, br := range b.Results {
-			g.res.Checks++
+			g.checked(g.family(famIntended, br.Extractor))
 			r, ok := results[br.Extractor]
 			switch {
 			case br.MatchesIntended && (!ok || !r.MatchesIntended):
-				lost[br.Extractor] = append(lost[br.Extractor], Regression{Case: b.ID, Metric: br.Extractor + " intended", Was: "pass", Now: "fail"})
+				lost[br.Extractor] = append(lost[br.Extractor], Regression{Case: b.ID, Metric: br.Extractor + " intended", Extractor: br.Extractor, Was: "pass", Now: "fail"})
 			case !br.MatchesIntended && ok && r.MatchesIntended:
 				g.note("%s: %s now returns the intended result", b.ID, br.Extractor)
 			}
@@ -534,16 +670,17 @@ func (g *checker) cases(baseline, run *report.Report) {
 		}
 		for _, r := range lost[name] {
 			r.Allowed = fmt.Sprintf("allowed %d of %d lost cases", allowed, len(lost[name]))
-			g.fail(r)
+			g.fail(g.family(famIntended, name), r)
 		}
 	}
 	for _, c := range run.Cases {
 		if was[c.ID] {
 			continue
 		}
-		g.res.Checks++
+		f := g.family(famCases, "")
+		g.checked(f)
 		if g.cfg.NewCase == "fail" {
-			g.fail(Regression{Case: c.ID, Metric: "case", Was: "absent", Now: "new", Allowed: "new_case: fail (bless the baseline)"})
+			g.fail(f, Regression{Case: c.ID, Metric: "case", Check: "new", Was: "absent", Now: "new", Allowed: "new_case: fail (bless the baseline)"})
 		} else {
 			g.note("%s: new case", c.ID)
 		}
@@ -552,6 +689,7 @@ func (g *checker) cases(baseline, run *report.Report) {
 
 func (g *checker) mustPass(run *report.Report) {
 	for _, m := range g.cfg.MustPass {
+		f := g.family(famMustPass, m.Extractor)
 		matched := 0
 		for _, c := range run.Cases {
 			if !matchAny(m.Cases, c.ID) {
@@ -562,14 +700,14 @@ func (g *checker) mustPass(run *report.Report) {
 					continue
 				}
 				matched++
-				g.res.Checks++
+				g.checked(f)
 				if !r.MatchesIntended {
-					g.fail(Regression{Case: c.ID, Metric: m.Extractor + " intended", Was: "must pass", Now: "fail", Allowed: "must_pass"})
+					g.fail(f, Regression{Case: c.ID, Metric: m.Extractor + " intended", Extractor: m.Extractor, Was: "must pass", Now: "fail", Allowed: "must_pass"})
 				}
 			}
 		}
 		if matched == 0 {
-			g.fail(Regression{Case: strings.Join(m.Cases, ","), Metric: m.Extractor + " must_pass", Was: "cases", Now: "none matched", Allowed: "a must_pass entry must match a case"})
+			g.fail(f, Regression{Case: strings.Join(m.Cases, ","), Metric: m.Extractor + " must_pass", Extractor: m.Extractor, Was: "cases", Now: "none matched", Allowed: "a must_pass entry must match a case"})
 		}
 	}
 }
@@ -607,22 +745,22 @@ func (g *checker) eval(baseline, run *report.Report) {
 	bt, rt := baseline.Eval.Totals, run.Eval.Totals
 	if m, ok := mean(bt.Coverage); ok {
 		n, _ := mean(rt.Coverage)
-		g.share("(eval)", "coverage", m, n, d.Coverage)
+		g.share(g.family(famCoverage, ""), "(eval)", "coverage", m, n, d.Coverage)
 	}
 	if m, ok := mean(bt.BoundaryCoverage); ok {
 		n, _ := mean(rt.BoundaryCoverage)
-		g.share("(eval)", "boundary_coverage", m, n, d.BoundaryCoverage)
+		g.share(g.family(famBoundary, ""), "(eval)", "boundary_coverage", m, n, d.BoundaryCoverage)
 	}
 	if m, ok := mean(bt.TailLeakage); ok {
 		n, _ := mean(rt.TailLeakage)
-		g.rise("(eval)", "tail_leakage", m, n, d.TailLeakage)
+		g.rise(g.family(famTailLeakage, ""), "(eval)", "tail_leakage", m, n, d.TailLeakage)
 	}
 	if bt.Score.Mean != nil { // the headline score, held to the coverage allowance
 		n := 0.0
 		if rt.Score.Mean != nil {
 			n = *rt.Score.Mean
 		}
-		g.share("(eval)", "score", *bt.Score.Mean, n, d.Coverage)
+		g.share(g.family(famScore, ""), "(eval)", "score", *bt.Score.Mean, n, d.Coverage)
 	}
 	now := map[string]eval.Result{}
 	for _, r := range run.Eval.Cases {
@@ -635,11 +773,11 @@ func (g *checker) eval(baseline, run *report.Report) {
 		}
 		if w, ok := b.Coverage.Value(); ok {
 			n, _ := r.Coverage.Value()
-			g.share(b.ID, "coverage", w, n, d.CaseCoverage)
+			g.share(g.family(famCaseCoverage, ""), b.ID, "coverage", w, n, d.CaseCoverage)
 		}
 		if w, ok := b.BoundaryCoverage.Value(); ok {
 			n, _ := r.BoundaryCoverage.Value()
-			g.share(b.ID, "boundary_coverage", w, n, d.CaseBoundaryCoverage)
+			g.share(g.family(famCaseBoundary, ""), b.ID, "boundary_coverage", w, n, d.CaseBoundaryCoverage)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/compacteval/compacteval/internal/gate"
 )
 
 // Limits that keep a Markdown review within a pull-request comment (GitHub takes 65,536
@@ -14,6 +16,7 @@ const (
 	mdDiffLines         = 40 // lines of one diff
 	mdTextDiffLines     = 80 // lines of the instruction's diff
 	mdContext           = 1  // unchanged lines around a change
+	mdRegressionRows    = 40 // rows of each table of regressions
 )
 
 // Markdown writes the review for a pull-request comment: the verdict, the word diffs of the
@@ -69,11 +72,12 @@ func (m *mdWriter) header(r *Review) {
 		m.p("\n\n")
 		return
 	}
-	m.p("**%s:**\n\n", plural(len(r.Regressions), "regression"))
-	for _, g := range r.Regressions {
-		m.p("- `%s`: %s %s → %s (%s)\n", g.Case, g.Metric, g.Was, g.Now, g.Allowed)
-	}
-	m.p("\n")
+	// The gate's arrangement: a row per case and extractor, each allowance said once.
+	t := gate.Arrange(r.Regressions)
+	m.p("**%s:** %s.\n\n", plural(len(r.Regressions), "regression"), t.Summary())
+	var b strings.Builder
+	gate.WriteTable(&b, t, gate.TableOptions{MaxRows: mdRegressionRows, More: "in the HTML review", Heading: "####"})
+	m.p("%s\n", strings.TrimRight(b.String(), "\n")+"\n")
 }
 
 // summaryLine says in one sentence what changed.
@@ -96,11 +100,48 @@ func (r *Review) summaryLine() string {
 			parts = append(parts, fmt.Sprintf("%s changed on %s (%d toward intended, %d away, %d neither)", ec.Name, plural(ec.Changed, "case"), ec.Toward, ec.Away, ec.Neither))
 		}
 	}
+	if d := r.Drift; d != nil {
+		parts = append(parts, d.summary()...)
+	}
+	if e := r.Eval; e != nil {
+		changed := 0
+		for _, c := range e.Cases {
+			if c.changed() {
+				changed++
+			}
+		}
+		if changed > 0 {
+			parts = append(parts, fmt.Sprintf("%d of %s scored differently (mean coverage %s)", changed, plural(len(e.Cases), "eval case"), meanArrow(e.Coverage)))
+		}
+	}
 	if len(parts) == 0 {
 		return "Nothing changed."
 	}
 	s := strings.Join(parts, "; ")
 	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// summary says, per extractor, how its drift outcomes changed: the share of all samples
+// it recovers exactly, or that only its leaked or lost samples changed.
+func (d *DriftChange) summary() []string {
+	var parts []string
+	all := d.Rows[len(d.Rows)-1]
+	n := all.Samples - all.Ambiguous
+	for i, name := range d.Extractors {
+		changed := false
+		for _, row := range d.Rows {
+			c := row.Cells[i]
+			changed = changed || c.BaseExact != c.HeadExact || c.BaseLeaked != c.HeadLeaked || c.BaseLost != c.HeadLost
+		}
+		switch c := all.Cells[i]; {
+		case !changed:
+		case c.BaseExact != c.HeadExact:
+			parts = append(parts, fmt.Sprintf("%s recovers %s of the drift samples exactly", name, arrow(pct(c.BaseExact, n), pct(c.HeadExact, n))))
+		default:
+			parts = append(parts, fmt.Sprintf("%s's drift outcomes changed, not its exact recoveries (%s)", name, pct(c.HeadExact, n)))
+		}
+	}
+	return parts
 }
 
 func (m *mdWriter) texts(r *Review) {
@@ -397,9 +438,13 @@ func (m *mdWriter) eval(r *Review) {
 		}
 	}
 	if len(changed) == 0 {
-		m.p("No eval score changed on the %d eval cases.\n\n", len(e.Cases))
+		m.p("No eval score changed on the %s.\n\n", plural(len(e.Cases), "eval case"))
 	} else {
-		m.p("%d of %d eval cases changed.\n\n", len(changed), len(e.Cases))
+		m.p("%d of %s changed", len(changed), plural(len(e.Cases), "eval case"))
+		if rest := len(e.Cases) - len(changed); rest > 0 {
+			m.p("; the other %d have the same scores", rest)
+		}
+		m.p(".\n\n")
 	}
 	m.p("| case | coverage | Δ | boundary coverage | Δ |\n| --- | ---: | ---: | ---: | ---: |\n")
 	for _, c := range changed {
