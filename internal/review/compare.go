@@ -370,12 +370,14 @@ func compareEval(name string, b, h eval.Report) *EvalChange {
 		hc := h.Cases[i]
 		e.Cases = append(e.Cases, EvalCase{
 			ID: bc.ID, BaseFound: bc.Found, HeadFound: hc.Found,
+			Score:            meanChange(bc.Score, hc.Score),
 			Coverage:         shareChange(bc.Coverage, hc.Coverage),
 			BoundaryCoverage: shareChange(bc.BoundaryCoverage, hc.BoundaryCoverage),
 			TailLeakage:      shareChange(bc.TailLeakage, hc.TailLeakage),
 		})
 	}
 	bt, ht := b.Totals, h.Totals
+	e.Score = meanChange(bt.Score.Mean, ht.Score.Mean)
 	e.Coverage = meanChange(bt.Coverage.Mean, ht.Coverage.Mean)
 	e.BoundaryCoverage = meanChange(bt.BoundaryCoverage.Mean, ht.BoundaryCoverage.Mean)
 	e.TailLeakage = meanChange(bt.TailLeakage.Mean, ht.TailLeakage.Mean)

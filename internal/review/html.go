@@ -119,21 +119,26 @@ type driftCellView struct {
 	Better     bool
 }
 
+// evalView lists the eval cases whose scores changed and counts the others (Total).
 type evalView struct {
 	Extractor string
 	Changed   int
+	Total     int
 	Cases     []evalRowView
+	Score     string
 	Coverage  string
 	Boundary  string
+	ScoDelta  string
 	CovDelta  string
 	BndDelta  string
 }
 
 type evalRowView struct {
-	ID                 string
-	Coverage, Boundary string
-	CovDelta, BndDelta string
-	Changed, Worse     bool
+	ID                        string
+	Score, Coverage, Boundary string
+	ScoDelta, CovDelta        string
+	BndDelta                  string
+	Worse                     bool
 }
 
 func newHTMLView(r *Review) *htmlView {
@@ -261,22 +266,23 @@ func newDriftView(d *DriftChange) *driftView {
 
 func newEvalView(e *EvalChange) *evalView {
 	v := &evalView{
-		Extractor: e.Extractor,
-		Coverage:  meanArrow(e.Coverage), CovDelta: delta(e.Coverage.Delta),
+		Extractor: e.Extractor, Total: len(e.Cases),
+		Score: meanArrow(e.Score), ScoDelta: delta(e.Score.Delta),
+		Coverage: meanArrow(e.Coverage), CovDelta: delta(e.Coverage.Delta),
 		Boundary: meanArrow(e.BoundaryCoverage), BndDelta: delta(e.BoundaryCoverage.Delta),
 	}
 	for _, c := range e.Cases {
-		row := evalRowView{
-			ID:       c.ID,
+		if !c.changed() {
+			continue
+		}
+		v.Changed++
+		v.Cases = append(v.Cases, evalRowView{
+			ID:    c.ID,
+			Score: meanArrow(c.Score), ScoDelta: delta(c.Score.Delta),
 			Coverage: shareArrow(c.Coverage), CovDelta: delta(c.Coverage.Delta),
 			Boundary: shareArrow(c.BoundaryCoverage), BndDelta: delta(c.BoundaryCoverage.Delta),
-			Changed: c.changed(),
-			Worse:   negative(c.Coverage.Delta) || negative(c.BoundaryCoverage.Delta),
-		}
-		if row.Changed {
-			v.Changed++
-		}
-		v.Cases = append(v.Cases, row)
+			Worse: negative(c.Score.Delta) || negative(c.Coverage.Delta) || negative(c.BoundaryCoverage.Delta),
+		})
 	}
 	return v
 }

@@ -446,15 +446,16 @@ func (m *mdWriter) eval(r *Review) {
 		}
 		m.p(".\n\n")
 	}
-	m.p("| case | coverage | Δ | boundary coverage | Δ |\n| --- | ---: | ---: | ---: | ---: |\n")
+	m.p("| case | score | Δ | coverage | Δ | boundary coverage | Δ |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, c := range changed {
-		m.p("| `%s` | %s | %s | %s | %s |\n", c.ID, shareArrow(c.Coverage), delta(c.Coverage.Delta), shareArrow(c.BoundaryCoverage), delta(c.BoundaryCoverage.Delta))
+		m.p("| `%s` | %s | %s | %s | %s | %s | %s |\n", c.ID, meanArrow(c.Score), delta(c.Score.Delta), shareArrow(c.Coverage), delta(c.Coverage.Delta), shareArrow(c.BoundaryCoverage), delta(c.BoundaryCoverage.Delta))
 	}
-	m.p("| **mean** | %s | %s | %s | %s |\n\n", meanArrow(e.Coverage), delta(e.Coverage.Delta), meanArrow(e.BoundaryCoverage), delta(e.BoundaryCoverage.Delta))
+	m.p("| **mean** | %s | %s | %s | %s | %s | %s |\n\n", meanArrow(e.Score), delta(e.Score.Delta), meanArrow(e.Coverage), delta(e.Coverage.Delta), meanArrow(e.BoundaryCoverage), delta(e.BoundaryCoverage.Delta))
 }
 
 func (c EvalCase) changed() bool {
-	return c.BaseFound != c.HeadFound || c.Coverage.Base != c.Coverage.Head || c.BoundaryCoverage.Base != c.BoundaryCoverage.Head
+	return c.BaseFound != c.HeadFound || !sameFloat(c.Score.Base, c.Score.Head) ||
+		c.Coverage.Base != c.Coverage.Head || c.BoundaryCoverage.Base != c.BoundaryCoverage.Head
 }
 
 func shareArrow(s ShareChange) string {
@@ -499,3 +500,6 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// sameFloat reports whether two optional values are equal: both nil, or both set and equal.
+func sameFloat(a, b *float64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }

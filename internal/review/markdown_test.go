@@ -103,3 +103,29 @@ func TestMarkdownRegressionsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalChangedOnlyHTML: the HTML review, like the Markdown, lists only the eval cases
+// whose scores changed (it listed all 30), and a change of the headline score alone counts.
+func TestEvalChangedOnlyHTML(t *testing.T) {
+	r := quietReview()
+	page := func() string {
+		t.Helper()
+		b, err := HTML(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if p := page(); !strings.Contains(p, "No eval score changed on the 30 eval cases") || strings.Contains(p, "eval/case-") {
+		t.Errorf("a review without an eval change lists eval cases in its HTML")
+	}
+	was, now := 0.5, 0.25
+	r.Eval.Cases[7].Score = MeanChange{Base: &was, Head: &now}
+	p := page()
+	if !strings.Contains(p, "1 of 30 eval cases changed; the others have the same scores") || strings.Count(p, "eval/case-") != 1 {
+		t.Errorf("the HTML does not list the one case whose score changed and count the others")
+	}
+	if md := markdown(t, r); !strings.Contains(md, "| `eval/case-07` | 0.5000 → 0.2500 |") {
+		t.Errorf("the Markdown does not show the changed score first:\n%s", md)
+	}
+}

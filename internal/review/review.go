@@ -173,7 +173,9 @@ type DriftCell struct {
 type EvalChange struct {
 	Extractor string     `json:"extractor"`
 	Cases     []EvalCase `json:"cases"`
-	// Coverage and BoundaryCoverage are the means over the cases.
+	// Score is the run's headline score (eval.Totals.Score), base and head; Coverage and
+	// BoundaryCoverage are the means over the cases.
+	Score            MeanChange `json:"score"`
 	Coverage         MeanChange `json:"coverage"`
 	BoundaryCoverage MeanChange `json:"boundary_coverage"`
 	TailLeakage      MeanChange `json:"tail_leakage"`
@@ -184,6 +186,7 @@ type EvalCase struct {
 	ID               string      `json:"id"`
 	BaseFound        bool        `json:"base_summary_found"`
 	HeadFound        bool        `json:"head_summary_found"`
+	Score            MeanChange  `json:"score"` // the case's headline score (eval.Result.Score)
 	Coverage         ShareChange `json:"coverage"`
 	BoundaryCoverage ShareChange `json:"boundary_coverage"`
 	TailLeakage      ShareChange `json:"tail_leakage"`
