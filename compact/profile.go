@@ -121,3 +121,8 @@ func ExtractorNames() []string {
 	}
 	return names
 }
+
+// Names returns ExtractorNames followed by the aliases: every name Lookup knows.
+func Names() []string {
+	return append(ExtractorNames(), AliasNames()...)
+}

@@ -269,7 +269,7 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 		for i, ex := range exs {
 			got := results[i][n]
 			res := report.Result{Extractor: ex.Name, OK: got.OK, Path: got.Path.String(), MatchesIntended: c.Matches(got)}
-			reason, listed := c.KnownDeviations[ex.Name]
+			reason, listed := c.Deviation(ex.Name)
 			res.KnownDeviation = reason
 			e := &perEx[i]
 			e.Cases++
