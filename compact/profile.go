@@ -126,3 +126,13 @@ func ExtractorNames() []string {
 func Names() []string {
 	return append(ExtractorNames(), AliasNames()...)
 }
+
+// NameHelp lists the names for a usage text: every profile, then what each alias stands
+// for ("seed, ..., windmill@67ef1eb; claude-code is claude-code@2.1.332, ...").
+func NameHelp() string {
+	var as []string
+	for _, a := range AliasNames() {
+		as = append(as, a+" is "+aliases[a])
+	}
+	return strings.Join(ExtractorNames(), ", ") + "; " + strings.Join(as, ", ")
+}
