@@ -336,7 +336,9 @@ func minimize(text string, fails func([]string) ([]bool, error)) (string, error)
 			for size := len(parts) / 2; size >= 1 && next == "" && budget > 0; size /= 2 {
 				var cands []string
 				for start := 0; start < len(parts); start += size {
-					cands = append(cands, strings.Join(parts[:start], "")+strings.Join(parts[min(start+size, len(parts)):], ""))
+					if c := strings.Join(parts[:start], "") + strings.Join(parts[min(start+size, len(parts)):], ""); len(c) < len(text) {
+						cands = append(cands, c)
+					}
 				}
 				budget -= len(cands)
 				ok, err := fails(cands)
@@ -359,7 +361,13 @@ func minimize(text string, fails func([]string) ([]bool, error)) (string, error)
 	return text, nil
 }
 
-func splitLines(s string) []string { return strings.SplitAfter(s, "\n") }
+func splitLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
 
 func splitRunes(s string) []string {
 	var out []string

@@ -7,6 +7,9 @@
 //                                               print what was found as one JSON line
 //   node scripts/peers/peers.mjs serve CACHE    answer docs/protocol.md extract requests whose
 //                                               "profile" names a version, from CACHE/found
+//   node scripts/peers/peers.mjs find FILE PROFILE CACHE
+//                                               find in FILE alone (no npm), as locate does for
+//                                               PROFILE (the tests use it on a made-up bundle)
 //
 // Nothing of the packages' code is kept in the repository: it stays in CACHE.
 import { execFileSync } from "node:child_process";
@@ -30,9 +33,11 @@ const peers = [
 	},
 ];
 
-const [mode, cache] = process.argv.slice(2);
-if (!["locate", "serve"].includes(mode) || !cache) {
-	process.stderr.write("usage: node scripts/peers/peers.mjs locate|serve CACHE\n");
+const args = process.argv.slice(2);
+const mode = args[0];
+const cache = mode === "find" ? args[3] : args[1];
+if (!["locate", "serve", "find"].includes(mode) || !cache) {
+	process.stderr.write("usage: node scripts/peers/peers.mjs locate|serve CACHE, or find FILE PROFILE CACHE\n");
 	process.exit(2);
 }
 const foundDir = path.join(cache, "found");
@@ -146,6 +151,38 @@ function sha(s) {
 	return createHash("sha256").update(s).digest("hex").slice(0, 16);
 }
 
+// find finds the formatter (and a refusal check) of profile in file, writes what it found
+// to CACHE/found/<profile>.json and returns a description of it.
+function find(file, profile, from) {
+	// latin1 keeps one character per byte, so a binary with JavaScript inside reads whole;
+	// the formatter and its helpers are ASCII.
+	const src = fs.readFileSync(file, "latin1");
+	const formatter = locateFormatter(src);
+	const fns = withHelpers(src, formatter);
+	const refusal = locateRefusal(src);
+	if (refusal) {
+		for (const name of refusal.names) {
+			for (const d of withHelpers(src, definition(src, name, refusal.at))) {
+				const same = fns.find((f) => f.name === d.name);
+				if (!same) fns.push(d);
+				else if (same.text !== d.text) throw new Error(`two functions named ${d.name}`);
+			}
+		}
+	}
+	const source = fns.map((f) => f.text).join("\n");
+	const found = { profile, from, formatter: formatter.name, refusal: refusal ? refusal.names : null, source };
+	fs.mkdirSync(foundDir, { recursive: true });
+	fs.writeFileSync(path.join(foundDir, `${profile}.json`), JSON.stringify(found) + "\n");
+	return {
+		profile,
+		from,
+		formatter: `${formatter.name} at byte ${formatter.start} (${formatter.text.length} bytes)`,
+		helpers: fns.filter((f) => f !== formatter).map((f) => f.name),
+		refusal: refusal ? `!${refusal.names[0]}(reply) && !${refusal.names[1]}(reply)` : null,
+		sha256: sha(source),
+	};
+}
+
 function locate() {
 	fs.mkdirSync(foundDir, { recursive: true });
 	const report = [];
@@ -159,32 +196,7 @@ function locate() {
 			dir = fetch(p.native, p.version);
 			where = `${p.native}@${p.version}`;
 		}
-		const file = path.join(dir, "package", p.file);
-		// latin1 keeps one character per byte, so a binary with JavaScript inside reads whole;
-		// the formatter and its helpers are ASCII.
-		const src = fs.readFileSync(file, "latin1");
-		const formatter = locateFormatter(src);
-		const fns = withHelpers(src, formatter);
-		const refusal = locateRefusal(src);
-		if (refusal) {
-			for (const name of refusal.names) {
-				for (const d of withHelpers(src, definition(src, name, refusal.at))) {
-					if (!fns.some((f) => f.name === d.name)) fns.push(d);
-					else if (fns.find((f) => f.name === d.name).text !== d.text) throw new Error(`two functions named ${d.name}`);
-				}
-			}
-		}
-		const source = fns.map((f) => f.text).join("\n");
-		const found = { profile: p.profile, from: `${where} package/${p.file}`, formatter: formatter.name, refusal: refusal ? refusal.names : null, source };
-		fs.writeFileSync(path.join(foundDir, `${p.profile}.json`), JSON.stringify(found) + "\n");
-		report.push({
-			profile: p.profile,
-			from: found.from,
-			formatter: `${formatter.name} at byte ${formatter.start} (${formatter.text.length} bytes)`,
-			helpers: fns.filter((f) => f !== formatter).map((f) => f.name),
-			refusal: refusal ? `!${refusal.names[0]}(reply) && !${refusal.names[1]}(reply)` : null,
-			sha256: sha(source),
-		});
+		report.push(find(path.join(dir, "package", p.file), p.profile, `${where} package/${p.file}`));
 	}
 	process.stdout.write(JSON.stringify(report) + "\n");
 }
@@ -199,7 +211,10 @@ function load(profile) {
 
 async function serve() {
 	const runners = {};
-	for (const p of peers) runners[p.profile] = load(p.profile);
+	for (const f of fs.readdirSync(foundDir).filter((f) => f.endsWith(".json"))) {
+		const profile = f.slice(0, -".json".length);
+		runners[profile] = load(profile);
+	}
 	const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 	for await (const line of rl) {
 		if (line.trim() === "") continue;
@@ -223,6 +238,7 @@ async function serve() {
 
 try {
 	if (mode === "locate") locate();
+	else if (mode === "find") process.stdout.write(JSON.stringify([find(args[1], args[2], args[1])]) + "\n");
 	else await serve();
 } catch (e) {
 	process.stderr.write(`peers: ${e && e.message ? e.message : e}\n`);
