@@ -400,8 +400,12 @@ func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extracto
 	if opt.EvalExtractor == "" {
 		ex = exs[0]
 	}
+	name := opt.EvalExtractor
+	if target, ok := compact.Alias(name); ok { // -eval-extractor claude-code
+		name = target
+	}
 	for _, e := range exs {
-		if e.Name == opt.EvalExtractor {
+		if e.Name == name {
 			ex = e
 		}
 	}
