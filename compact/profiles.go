@@ -7,7 +7,12 @@ import "strings"
 // versions keep JavaScript's semantics: a replace without /g touches only the first match,
 // /i folds ASCII letters only, a string replacement expands $$, $&, $` and $', and trim is
 // TrimJS. TestProfilesAgreeWithJS checks them against the same regular expressions run by
-// Node.
+// Node, and make peers (scripts/peers) checks the claude-code ones against the formatters
+// that Claude Code's npm packages of those versions ship.
+//
+// A profile of another agent names the version it reproduces (claude-code@2.1.88); the
+// bare name is an alias of the newest verified version (see Lookup), and every version
+// stays, with its goldens.
 
 func init() {
 	register(Extractor{
