@@ -4,7 +4,7 @@ N ?= 2000000
 FUZZTIME ?= 30s
 OUT ?= reports/latest
 
-.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift
+.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift peers
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -47,3 +47,6 @@ fuzz: ## every fuzz target in turn for FUZZTIME each, with what each found (scri
 
 golden: ## rewrite the corpus goldens (read the diff before committing)
 	$(GO) test ./corpus -run Golden -update
+
+peers: ## hold the claude-code profiles to the formatters Claude Code's npm packages ship, under Node (needs the npm registry)
+	$(GO) run ./scripts/peers

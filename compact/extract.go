@@ -26,9 +26,12 @@ const (
 	PathMarker
 	// PathUntagged: no summary block and no marker; robust's text minus analysis blocks.
 	PathUntagged
+	// PathRefused: the agent refuses the answer (claude-code@2.1.332 without a summary
+	// block); never OK.
+	PathRefused
 )
 
-var pathNames = [...]string{"none", "line-anchored", "loose", "whole", "block", "opener-to-end", "marker", "untagged"}
+var pathNames = [...]string{"none", "line-anchored", "loose", "whole", "block", "opener-to-end", "marker", "untagged", "refused"}
 
 // String returns the path's name as used in goldens, reports and the pipe protocol.
 func (p Path) String() string {

@@ -7,21 +7,40 @@ import "strings"
 // versions keep JavaScript's semantics: a replace without /g touches only the first match,
 // /i folds ASCII letters only, a string replacement expands $$, $&, $` and $', and trim is
 // TrimJS. TestProfilesAgreeWithJS checks them against the same regular expressions run by
-// Node.
+// Node, and make peers (scripts/peers) checks the claude-code ones against the formatters
+// that Claude Code's npm packages of those versions ship.
+//
+// A profile of another agent names the version it reproduces (claude-code@2.1.88); the
+// bare name is an alias of the newest verified version (see Lookup), and every version
+// stays, with its goldens.
 
 func init() {
 	register(Extractor{
-		Name: "claude-code",
-		Source: "formatCompactSummary, src/services/compact/prompt.ts of the public reconstructions " +
-			"of Claude Code 2.1.88",
+		Name: "claude-code@2.1.88",
+		Source: "formatCompactSummary of Claude Code 2.1.88 (cli.js of the npm package " +
+			"@anthropic-ai/claude-code@2.1.88; make peers runs it)",
 		Extract: ExtractClaudeCode,
 	})
 	register(Extractor{
-		Name: "windmill",
+		Name: "claude-code@2.1.332",
+		Source: "formatCompactSummary of Claude Code 2.1.332 (the JavaScript bundled in the binary of the npm package " +
+			"@anthropic-ai/claude-code-linux-x64@2.1.332; make peers runs it), with the agent's refusal of an answer without a summary block",
+		Extract: ExtractClaudeCodeSearch,
+	})
+	register(Extractor{
+		Name: "windmill@67ef1eb",
 		Source: "formatCompactSummary, windmill-labs/windmill " +
 			"frontend/src/lib/components/copilot/chat/compactionPrompt.ts at 67ef1eb04ecfc60dd30d8662a5eef8a8ffba8a70",
 		Extract: ExtractWindmill,
 	})
+	register(Extractor{
+		Name: "windmill@10cd0dc",
+		Source: "formatCompactSummary, windmill-labs/windmill " +
+			"frontend/src/lib/components/copilot/chat/compactionPrompt.ts at 10cd0dc8dfe9bcc228c6f44cd3725483d903db0a",
+		Extract: ExtractWindmillGreedy,
+	})
+	alias("claude-code", "claude-code@2.1.332", "claude-code@2.1.88")
+	alias("windmill", "windmill@10cd0dc", "windmill@67ef1eb")
 	register(Extractor{
 		Name: "vscode",
 		Source: "extractInlineSummary, microsoft/vscode-copilot-chat " +
@@ -41,7 +60,7 @@ func init() {
 	})
 }
 
-// ExtractClaudeCode is Claude Code's formatCompactSummary: it removes the first
+// ExtractClaudeCode is Claude Code 2.1.88's formatCompactSummary: it removes the first
 // <analysis>...</analysis> block (lazy), replaces the first <summary>...</summary> block
 // (lazy) with "Summary:\n" and the block's trimmed content, keeps the text around the tags,
 // collapses each run of two or more newlines to two, and trims. The result is not found
@@ -73,6 +92,58 @@ func ExtractClaudeCode(text string) Extraction {
 	return Extraction{Summary: s, OK: s != "", Path: path, Capped: capped}
 }
 
+// ExtractClaudeCodeSearch is Claude Code 2.1.332's formatCompactSummary and the check its
+// agent makes before it accepts a compaction. The first analysis block (the first
+// "<analysis>" and the first "</analysis>" after it) is removed, unless a "<summary>" comes
+// before it. Then, when neither a closed summary block (the first "<summary>" and the first
+// "</summary>" after it) nor a line that begins with "<summary>" (after spaces and tabs) is
+// left, the agent refuses the answer: the result is not found, with Path PathRefused.
+// Otherwise the first closed block is replaced by "Summary:\n" and its trimmed content,
+// written as it is (no "$&" expansion); the text around it is kept, each run of two or more
+// newlines collapsed to two, and the whole trimmed. Empty means not found. Tags are
+// case-sensitive.
+//
+// Reproduced on purpose: an opener at the start of a line without a closer is accepted, and
+// the answer is then kept whole, tag included; a block with nothing in it gives "Summary:".
+func ExtractClaudeCodeSearch(text string) Extraction {
+	s := text
+	if start, end, ok := findBlock(s, "<analysis>", "</analysis>", false, 0); ok && !strings.Contains(s[:start], "<summary>") {
+		s = s[:start] + s[end:]
+	}
+	start, end, closed := findBlock(s, "<summary>", "</summary>", false, 0)
+	if !closed && !hasLineOpener(s, "<summary>") {
+		return Extraction{Path: PathRefused}
+	}
+	path := PathWhole
+	if closed {
+		s = s[:start] + "Summary:\n" + TrimJS(s[start+len("<summary>"):end-len("</summary>")]) + s[end:]
+		path = PathBlock
+	}
+	s = TrimJS(collapseNewlines(s, 2))
+	return Extraction{Summary: s, OK: s != "", Path: path}
+}
+
+// hasLineOpener reports whether a line of s begins with tag after spaces and tabs: the
+// JavaScript /^[ \t]*tag/m, whose ^ follows "\n", "\r", U+2028 or U+2029 (not U+0085).
+func hasLineOpener(s, tag string) bool {
+	for i := strings.Index(s, tag); i >= 0; {
+		j := i
+		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+			j--
+		}
+		if j == 0 || s[j-1] == '\n' || s[j-1] == '\r' ||
+			j >= 3 && s[j-3] == 0xe2 && s[j-2] == 0x80 && (s[j-1] == 0xa8 || s[j-1] == 0xa9) {
+			return true
+		}
+		k := strings.Index(s[i+1:], tag)
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
+}
+
 // MaxOutput bounds ExtractClaudeCode's reproduction of JavaScript's replacement-string
 // expansion: the expanded summary block may reach MaxOutput bytes or twice the input's
 // length, whichever is larger, and no more. Upstream has no bound (30 KB of "$&" in a
@@ -80,7 +151,7 @@ func ExtractClaudeCode(text string) Extraction {
 // a few "$" sequences reaches, and every input of the differential test stays below it.
 const MaxOutput = 4 << 20
 
-// ExtractWindmill is Windmill's formatCompactSummary: it removes every analysis block
+// ExtractWindmill is Windmill's formatCompactSummary at 67ef1eb: it removes every analysis block
 // (lazy, case-insensitive); takes the trimmed content of the first summary block (lazy,
 // case-insensitive), or with no closed block the text from the first opener on (opener
 // included), or with no opener the text as it is; then removes every <analysis>,
@@ -95,6 +166,29 @@ func ExtractWindmill(text string) Extraction {
 	} else if i := indexFold(s, "<summary>", 0); i >= 0 {
 		s = s[i:]
 		path = PathOpenerToEnd
+	}
+	for _, tag := range []string{"<analysis>", "</analysis>", "<summary>", "</summary>"} {
+		s = removeAllFold(s, tag)
+	}
+	s = TrimJS(collapseNewlines(s, 3))
+	return Extraction{Summary: s, OK: s != "", Path: path}
+}
+
+// ExtractWindmillGreedy is Windmill's formatCompactSummary at 10cd0dc, where the summary
+// match became greedy: as ExtractWindmill, but the block runs from the first summary opener
+// to the last closer after it (case-insensitive), so a summary that quotes "</summary>" is
+// kept whole, the quoted tags removed.
+func ExtractWindmillGreedy(text string) Extraction {
+	s := removeAllBlocks(text, "<analysis>", "</analysis>", true)
+	path := PathWhole
+	if i := indexFold(s, "<summary>", 0); i >= 0 {
+		if j := lastIndexFold(s, "</summary>", i+len("<summary>")); j >= 0 {
+			s = TrimJS(s[i+len("<summary>") : j])
+			path = PathBlock
+		} else {
+			s = s[i:]
+			path = PathOpenerToEnd
+		}
 	}
 	for _, tag := range []string{"<analysis>", "</analysis>", "<summary>", "</summary>"} {
 		s = removeAllFold(s, tag)
@@ -222,6 +316,17 @@ func indexFold(s, sub string, from int) int {
 	n := len(sub)
 	for i := from; i+n <= len(s); i++ {
 		if asciiEqualFold(s[i:i+n], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// lastIndexFold is the last index at or after from where s holds sub, compared as
+// indexFold does, or -1.
+func lastIndexFold(s, sub string, from int) int {
+	for i := len(s) - len(sub); i >= from; i-- {
+		if asciiEqualFold(s[i:i+len(sub)], sub) {
 			return i
 		}
 	}

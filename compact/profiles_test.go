@@ -13,7 +13,7 @@ import (
 )
 
 // jsProfiles are the profiles that testdata/profiles.mjs implements in JavaScript.
-var jsProfiles = []string{"claude-code", "windmill", "vscode", "dust", "plain"}
+var jsProfiles = []string{"claude-code@2.1.88", "claude-code@2.1.332", "windmill@67ef1eb", "windmill@10cd0dc", "vscode", "dust", "plain"}
 
 // startJSProfiles starts testdata/profiles.mjs under Node, or skips saying why.
 func startJSProfiles(t *testing.T) *protocol.Client {
@@ -41,7 +41,9 @@ func TestProfilesAgreeWithJS(t *testing.T) {
 	r := rand.New(rand.NewPCG(*diffSeed, 0x9e0f))
 	texts := append(seedTexts(t), "", " ", "<summary>", "<summary></summary>", "<SUMMARY>x</summary>",
 		"<summary>\n$& $' $` $$ $1 $<x>\n</summary>", "<analysis><summary>a</summary></analysis><summary>b</summary>",
-		"<ſummary>x</summary>", "a\n\n\n\nb", "<analysis>\n\n\n</analysis>\n\n\nx")
+		"<ſummary>x</summary>", "a\n\n\n\nb", "<analysis>\n\n\n</analysis>\n\n\nx",
+		"<summary>a</summary> <analysis>b</analysis>", "x\n \t<summary>open", "x <summary>open", "x\u2028<summary>open",
+		"x\u0085<summary>open", "x\r<summary>open", "<summary>a </summary> b </SUMMARY>")
 	for range 4000 {
 		texts = append(texts, textgen.Response(r, 16<<10))
 	}
@@ -94,5 +96,84 @@ func TestClaudeCodeOutputCap(t *testing.T) {
 	e = compact.ExtractClaudeCode(small)
 	if want := "before Summary:\na <summary>a $& b $$ c $' d</summary> b $ c  after d after"; e.Capped || e.Summary != want {
 		t.Errorf("ExtractClaudeCode(%q) = %q, capped %v; want %q, not capped", small, e.Summary, e.Capped, want)
+	}
+}
+
+// TestVersionedProfiles pins what tells each version from the one before it, one input per
+// change named in issue 14.
+func TestVersionedProfiles(t *testing.T) {
+	tests := []struct {
+		name, profile, text string
+		want                compact.Extraction
+	}{
+		{name: "2.1.88 expands $& in the block", profile: "claude-code@2.1.88",
+			text: "<summary>a $& b</summary>",
+			want: compact.Extraction{Summary: "Summary:\na <summary>a $& b</summary> b", OK: true, Path: compact.PathBlock}},
+		{name: "2.1.332 keeps $& as written", profile: "claude-code@2.1.332",
+			text: "<summary>a $& b</summary>",
+			want: compact.Extraction{Summary: "Summary:\na $& b", OK: true, Path: compact.PathBlock}},
+		{name: "2.1.88 removes the first analysis block wherever it is", profile: "claude-code@2.1.88",
+			text: "<summary>s</summary>\n<analysis>x</analysis>",
+			want: compact.Extraction{Summary: "Summary:\ns", OK: true, Path: compact.PathBlock}},
+		{name: "2.1.332 keeps an analysis block that follows a summary opener", profile: "claude-code@2.1.332",
+			text: "<summary>s</summary>\n<analysis>x</analysis>",
+			want: compact.Extraction{Summary: "Summary:\ns\n<analysis>x</analysis>", OK: true, Path: compact.PathBlock}},
+		{name: "2.1.332 refuses an answer without a summary block", profile: "claude-code@2.1.332",
+			text: "<analysis>x</analysis>\nonly prose, no tags",
+			want: compact.Extraction{Path: compact.PathRefused}},
+		{name: "2.1.332 refuses a mid-line opener without a closer", profile: "claude-code@2.1.332",
+			text: "see <summary> below",
+			want: compact.Extraction{Path: compact.PathRefused}},
+		{name: "2.1.332 accepts an opener at a line start without a closer, whole", profile: "claude-code@2.1.332",
+			text: "intro\n  <summary>\nbody",
+			want: compact.Extraction{Summary: "intro\n  <summary>\nbody", OK: true, Path: compact.PathWhole}},
+		{name: "2.1.88 keeps an answer without tags", profile: "claude-code@2.1.88",
+			text: "only prose",
+			want: compact.Extraction{Summary: "only prose", OK: true, Path: compact.PathWhole}},
+		{name: "windmill@67ef1eb stops at the first closer", profile: "windmill@67ef1eb",
+			text: "<summary>asked for a <summary></summary> pair.\nmore</summary>",
+			want: compact.Extraction{Summary: "asked for a", OK: true, Path: compact.PathBlock}},
+		{name: "windmill@10cd0dc runs to the last closer", profile: "windmill@10cd0dc",
+			text: "<summary>asked for a <summary></summary> pair.\nmore</summary>",
+			want: compact.Extraction{Summary: "asked for a  pair.\nmore", OK: true, Path: compact.PathBlock}},
+		{name: "the bare name is the newest claude-code", profile: "claude-code",
+			text: "only prose",
+			want: compact.Extraction{Path: compact.PathRefused}},
+		{name: "the bare name is the newest windmill", profile: "windmill",
+			text: "<summary>a</summary>b</summary>",
+			want: compact.Extraction{Summary: "ab", OK: true, Path: compact.PathBlock}},
+	}
+	for _, tt := range tests {
+		ex, ok := compact.Lookup(tt.profile)
+		if !ok {
+			t.Fatalf("Lookup(%q) found nothing", tt.profile)
+		}
+		if got := ex.Extract(tt.text); got != tt.want {
+			t.Errorf("%s: %s(%q) = %+v, want %+v", tt.name, tt.profile, tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestAliases: a bare agent name looks up its newest version, under the version's name; a
+// bare name read from an old report is the version it meant then.
+func TestAliases(t *testing.T) {
+	for alias, want := range map[string]string{"claude-code": "claude-code@2.1.332", "windmill": "windmill@10cd0dc"} {
+		ex, ok := compact.Lookup(alias)
+		if !ok || ex.Name != want {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", alias, ex.Name, ok, want)
+		}
+	}
+	for old, want := range map[string]string{"claude-code": "claude-code@2.1.88", "windmill": "windmill@67ef1eb"} {
+		if got, ok := compact.LegacyName(old); !ok || got != want {
+			t.Errorf("LegacyName(%q) = %q, %v; want %q", old, got, ok, want)
+		}
+	}
+	if _, ok := compact.LegacyName("claude-code@2.1.88"); ok {
+		t.Errorf("LegacyName(claude-code@2.1.88) is a legacy name, want not")
+	}
+	for _, name := range compact.ExtractorNames() {
+		if _, ok := compact.Alias(name); ok {
+			t.Errorf("ExtractorNames() holds the alias %q", name)
+		}
 	}
 }

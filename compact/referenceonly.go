@@ -10,9 +10,13 @@ var referenceOnly = map[string]string{
 }
 
 // ReferenceOnly reports whether the built-in profile name is a reference behaviour, and
-// why: reported beside the others, not held to the intended summary. It is false for any
+// why: reported beside the others, not held to the intended summary. Every version of an
+// agent is (claude-code@2.1.88 and claude-code@2.1.332 as claude-code). It is false for any
 // name that is not a built-in profile.
 func ReferenceOnly(name string) (why string, ok bool) {
-	why, ok = referenceOnly[name]
+	if _, known := Lookup(name); !known {
+		return "", false
+	}
+	why, ok = referenceOnly[Family(name)]
 	return why, ok
 }

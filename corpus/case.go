@@ -32,7 +32,9 @@ type Case struct {
 	Origin     Origin   `yaml:"origin"`
 	Response   string   `yaml:"response"`
 	Intended   Intended `yaml:"intended"`
-	// KnownDeviations maps an extractor name to why its output differs from Intended.
+	// KnownDeviations maps an extractor name to why its output differs from Intended. A
+	// name without a version (claude-code) speaks for every version of that agent that
+	// the case does not list by its own name (see Deviation).
 	KnownDeviations map[string]string `yaml:"known_deviations,omitempty"`
 
 	// The fields below are optional and feed eval: the conversation the response

@@ -158,7 +158,7 @@ func (p *parser) check(c *Case, root *yaml.Node, wantID string) {
 	for name, reason := range c.KnownDeviations {
 		l, col := at("known_deviations", name)
 		if _, ok := compact.Lookup(name); !ok {
-			p.add(l, col, "known_deviations names unknown extractor %q (have %s)", name, strings.Join(compact.ExtractorNames(), ", "))
+			p.add(l, col, "known_deviations names unknown extractor %q (have %s)", name, strings.Join(compact.Names(), ", "))
 		}
 		if strings.TrimSpace(reason) == "" || strings.Contains(reason, "\n") {
 			p.add(l, col, "known_deviations.%s needs a one-line reason", name)

@@ -89,6 +89,21 @@ func (c *Case) Matches(e compact.Extraction) bool {
 	return e.OK && e.Summary == c.Intended.Summary
 }
 
+// Deviation returns the reason known_deviations gives for the extractor name: the entry
+// under name itself, or else the one under its agent without a version (the entry
+// "claude-code" covers claude-code@2.1.88 and claude-code@2.1.332 unless they have their
+// own); listed is false when there is neither.
+func (c *Case) Deviation(name string) (reason string, listed bool) {
+	if reason, ok := c.KnownDeviations[name]; ok {
+		return reason, true
+	}
+	if family := compact.Family(name); family != name {
+		reason, ok := c.KnownDeviations[family]
+		return reason, ok
+	}
+	return "", false
+}
+
 // CheckDeviations runs each extractor on the case and reports, as problems, every deviation
 // from intended that known_deviations does not list and every listed one that no longer
 // happens.
@@ -96,11 +111,15 @@ func CheckDeviations(c *Case, extractors []compact.Extractor) Problems {
 	var ps Problems
 	for _, ex := range extractors {
 		got := ex.Extract(c.Response)
-		_, listed := c.KnownDeviations[ex.Name]
+		_, listed := c.Deviation(ex.Name)
 		switch deviates := !c.Matches(got); {
 		case deviates && !listed:
 			ps = append(ps, Problem{File: c.File, Msg: fmt.Sprintf("%s deviates from intended (%s) but known_deviations does not list it: add known_deviations.%s with a one-line reason", ex.Name, describe(got), ex.Name)})
 		case !deviates && listed:
+			if _, own := c.KnownDeviations[ex.Name]; !own {
+				ps = append(ps, Problem{File: c.File, Msg: fmt.Sprintf("known_deviations.%s covers %s, but it returns the intended summary: list by name the versions that deviate", compact.Family(ex.Name), ex.Name)})
+				continue
+			}
 			ps = append(ps, Problem{File: c.File, Msg: fmt.Sprintf("known_deviations lists %s, but it now returns the intended summary: remove the entry", ex.Name)})
 		}
 	}

@@ -48,3 +48,33 @@ func TestGoldenDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviationFamily: an entry under an agent without a version covers each version the
+// case does not list by name, and is stale for a version that returns the intended summary.
+func TestDeviationFamily(t *testing.T) {
+	c := &Case{File: "x.yaml", Response: "only prose", Intended: Intended{Found: true, Summary: "only prose"},
+		KnownDeviations: map[string]string{"claude-code": "refuses an answer without tags", "windmill@67ef1eb": "own"}}
+	for _, tt := range []struct {
+		name, want string
+		listed     bool
+	}{
+		{name: "claude-code@2.1.332", want: "refuses an answer without tags", listed: true},
+		{name: "claude-code@2.1.88", want: "refuses an answer without tags", listed: true},
+		{name: "windmill@67ef1eb", want: "own", listed: true},
+		{name: "windmill@10cd0dc", listed: false},
+		{name: "seed", listed: false},
+	} {
+		if got, listed := c.Deviation(tt.name); got != tt.want || listed != tt.listed {
+			t.Errorf("Deviation(%q) = %q, %v; want %q, %v", tt.name, got, listed, tt.want, tt.listed)
+		}
+	}
+	var exs []compact.Extractor
+	for _, name := range []string{"claude-code@2.1.88", "claude-code@2.1.332"} {
+		ex, _ := compact.Lookup(name)
+		exs = append(exs, ex)
+	}
+	ps := CheckDeviations(c, exs)
+	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "known_deviations.claude-code covers claude-code@2.1.88, but it returns the intended summary") {
+		t.Errorf("CheckDeviations() = %v, want one problem: the family entry is stale for claude-code@2.1.88", ps)
+	}
+}

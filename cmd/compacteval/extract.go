@@ -26,7 +26,7 @@ Examples:
 func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("extract", extractUsage, stderr)
 	asJSON := fs.Bool("json", false, "print {summary, ok, path, extractor} as one JSON document")
-	name := fs.String("extractor", "seed", "the extractor: a built-in `NAME` ("+strings.Join(compact.ExtractorNames(), ", ")+"), module:FILE or cmd:COMMAND")
+	name := fs.String("extractor", "seed", "the extractor: a built-in `NAME` ("+compact.NameHelp()+"), module:FILE or cmd:COMMAND")
 	timeout := fs.Duration("timeout", extractor.DefaultTimeout, "the longest wait for the answer of a module or command")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code

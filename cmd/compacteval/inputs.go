@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/compacteval/compacteval/compact"
@@ -32,7 +31,7 @@ Corpus (-corpus, may repeat; default: embedded, the corpus inside this binary):
 `
 
 func inputsHelp() string {
-	return fmt.Sprintf(inputsUsage, strings.Join(compact.ExtractorNames(), ", "))
+	return fmt.Sprintf(inputsUsage, compact.NameHelp())
 }
 
 func (in *inputs) register(fs *flag.FlagSet) {

@@ -10,13 +10,14 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 )
 
-// TestExtractClaudeCodeBounded: 30 KB of "$&" in a summary block wrote 450 MB; the output is
+// TestExtractClaudeCodeBounded: 30 KB of "$&" in a summary block wrote 450 MB with claude-code@2.1.88
+// (2.1.332 no longer expands "$&"); the output is
 // now bounded by compact.MaxOutput and the cut is reported.
 func TestExtractClaudeCodeBounded(t *testing.T) {
 	in := "<summary>" + strings.Repeat("$&", 15000) + "</summary>"
-	code, out, errOut := runCLI(t, in, "extract", "-extractor", "claude-code")
+	code, out, errOut := runCLI(t, in, "extract", "-extractor", "claude-code@2.1.88")
 	if code != exitOK || len(out) > compact.MaxOutput+len(in)+1 || !strings.Contains(errOut, "stopped expanding") {
-		t.Errorf("extract -extractor claude-code of 30 KB of $& = %d, %d bytes out, stderr %q; want 0, at most %d bytes and a warning", code, len(out), errOut, compact.MaxOutput+len(in)+1)
+		t.Errorf("extract -extractor claude-code@2.1.88 of 30 KB of $& = %d, %d bytes out, stderr %q; want 0, at most %d bytes and a warning", code, len(out), errOut, compact.MaxOutput+len(in)+1)
 	}
 }
 

@@ -53,7 +53,7 @@ Examples:
 func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("score", scoreUsage, stderr)
 	asJSON := fs.Bool("json", false, "print the report as one JSON document and nothing else")
-	name := fs.String("extractor", "seed", "extractor profile for corpus responses: "+strings.Join(compact.ExtractorNames(), ", "))
+	name := fs.String("extractor", "seed", "extractor profile for corpus responses: "+compact.NameHelp())
 	keep := fs.Int("keep-tokens", eval.DefaultKeepTokens, "pi's keepRecentTokens, to compute the kept tail where no boundary is recorded")
 	window := fs.Int("window", 0, "messages before the cut that are the work in progress (0: a quarter of the summarized ones, 3 to 12)")
 	format := fs.String("format", "auto", "input format: auto, corpus, pi or claude")

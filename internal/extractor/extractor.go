@@ -99,6 +99,11 @@ func OpenAll(values []string, opt OpenOptions) ([]*Extractor, error) {
 			CloseAll(out)
 			return nil, err
 		}
+		if ex.Name != v && seen[ex.Name] { // an alias and the version it names
+			CloseAll(append(out, ex))
+			return nil, fmt.Errorf("extractor %s given twice (%s is %s)", ex.Name, v, ex.Name)
+		}
+		seen[ex.Name] = true
 		out = append(out, ex)
 	}
 	return out, nil

@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/report"
 	"gopkg.in/yaml.v3"
@@ -67,7 +68,9 @@ type Drops struct {
 	TailLeakage          float64 `yaml:"tail_leakage"`
 }
 
-// ExtractorDrops overrides the extractor metrics' allowed drops for one extractor.
+// ExtractorDrops overrides the extractor metrics' allowed drops for one extractor. Under a
+// name without a version (claude-code) it applies to every version of that agent that has
+// no entry of its own.
 type ExtractorDrops struct {
 	IntendedRate  *float64 `yaml:"intended_rate"`
 	IntendedCases *int     `yaml:"intended_cases"`
@@ -75,7 +78,8 @@ type ExtractorDrops struct {
 }
 
 // MustPass names cases (path.Match patterns over case ids, such as "well-formed/*"; a lone
-// "*" matches every case) that an extractor must handle.
+// "*" matches every case) that an extractor must handle. An alias (claude-code) names its
+// newest version, as on the command line.
 type MustPass struct {
 	Extractor string   `yaml:"extractor"`
 	Cases     []string `yaml:"cases"`
@@ -187,6 +191,9 @@ func ParseConfig(file string, data []byte) (Config, error) {
 		m.Line = seqLine(&doc, i, "must_pass")
 		if m.Extractor == "" || len(m.Cases) == 0 {
 			return Config{}, bad(m.Line, "each must_pass entry needs an extractor and cases")
+		}
+		if target, ok := compact.Alias(m.Extractor); ok {
+			m.Extractor = target
 		}
 		for _, pat := range m.Cases {
 			if _, err := path.Match(pat, ""); err != nil {
@@ -567,7 +574,7 @@ func (g *checker) extractors(baseline, run *report.Report) {
 			continue
 		}
 		rate, drift := g.cfg.AllowedDrop.IntendedRate, g.cfg.AllowedDrop.DriftExact
-		if o, ok := g.cfg.Extractors[was.Name]; ok {
+		if o, ok := g.cfg.drops(was.Name); ok {
 			if o.IntendedRate != nil {
 				rate = *o.IntendedRate
 			}
@@ -661,7 +668,7 @@ func (g *checker) cases(baseline, run *report.Report) {
 	sort.Strings(names)
 	for _, name := range names {
 		allowed := g.cfg.AllowedDrop.IntendedCases
-		if o, ok := g.cfg.Extractors[name]; ok && o.IntendedCases != nil {
+		if o, ok := g.cfg.drops(name); ok && o.IntendedCases != nil {
 			allowed = *o.IntendedCases
 		}
 		if len(lost[name]) <= allowed {
@@ -685,6 +692,15 @@ func (g *checker) cases(baseline, run *report.Report) {
 			g.note("%s: new case", c.ID)
 		}
 	}
+}
+
+// drops returns the overrides for the extractor name: its own entry, or else its agent's.
+func (cfg Config) drops(name string) (ExtractorDrops, bool) {
+	if o, ok := cfg.Extractors[name]; ok {
+		return o, true
+	}
+	o, ok := cfg.Extractors[compact.Family(name)]
+	return o, ok
 }
 
 func (g *checker) mustPass(run *report.Report) {

@@ -346,3 +346,36 @@ func TestCheckRefusesOtherInputs(t *testing.T) {
 		t.Errorf("Check(baseline without a corpus digest) error = %v, want a refusal asking to bless again", err)
 	}
 }
+
+// TestCheckVersionedNames: an extractors entry under an agent's bare name covers each of its
+// versions, and a must_pass entry naming the alias holds its newest version.
+func TestCheckVersionedNames(t *testing.T) {
+	base := baseline()
+	base.Extractors = append(base.Extractors, report.Extractor{Name: "claude-code@2.1.332", Cases: 3, Intended: 3, Rate: 1})
+	for i := range base.Cases {
+		base.Cases[i].Results = append(base.Cases[i].Results, report.Result{Extractor: "claude-code@2.1.332", MatchesIntended: true})
+	}
+	run := clone(t, base)
+	run.Cases[0].Results[2].MatchesIntended = false
+	run.Extractors[2].Intended, run.Extractors[2].Rate = 2, 0.6667
+	cfg, err := ParseConfig("gate.yaml", []byte("version: 1\nextractors:\n  claude-code: {intended_rate: 1, intended_cases: 1000, drift_exact: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(base, run, cfg)
+	if err != nil || !res.Passed() {
+		t.Errorf("Check(claude-code@2.1.332 loses a case, extractors.claude-code allows it) = %+v, %v; want passed", res.Regressions, err)
+	}
+	cfg, err = ParseConfig("gate.yaml", []byte("version: 1\nmust_pass:\n  - {extractor: claude-code, cases: ['a/*']}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Check(base, run, cfg)
+	found := false
+	for _, r := range res.Regressions {
+		found = found || r.String() == "a/one: claude-code@2.1.332 intended must pass -> fail (must_pass)"
+	}
+	if err != nil || !found {
+		t.Errorf("Check(must_pass claude-code, a/one fails) = %+v, %v; want the must_pass regression of claude-code@2.1.332", res.Regressions, err)
+	}
+}

@@ -272,7 +272,7 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 		for i, ex := range exs {
 			got := results[i][n]
 			res := report.Result{Extractor: ex.Name, OK: got.OK, Path: got.Path.String(), MatchesIntended: c.Matches(got)}
-			reason, listed := c.KnownDeviations[ex.Name]
+			reason, listed := c.Deviation(ex.Name)
 			res.KnownDeviation = reason
 			e := &perEx[i]
 			e.Cases++
@@ -413,8 +413,12 @@ func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extracto
 	if opt.EvalExtractor == "" {
 		ex = exs[0]
 	}
+	name := opt.EvalExtractor
+	if target, ok := compact.Alias(name); ok { // -eval-extractor claude-code
+		name = target
+	}
 	for _, e := range exs {
-		if e.Name == opt.EvalExtractor {
+		if e.Name == name {
 			ex = e
 		}
 	}

@@ -31,7 +31,8 @@ func Read(path string) (*Report, error) {
 	return Parse(path, data)
 }
 
-// Parse decodes a report.json read from path (named in errors).
+// Parse decodes a report.json read from path (named in errors). The bare names that an
+// older report gives claude-code and windmill become the versions they named then.
 func Parse(path string, data []byte) (*Report, error) {
 	var head struct {
 		SchemaVersion *int `json:"schema_version"`
@@ -51,6 +52,7 @@ func Parse(path string, data []byte) (*Report, error) {
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	renameLegacy(&r)
 	return &r, nil
 }
 

@@ -44,7 +44,7 @@ const briefer = " Be brief."
 // serveVariant answers as compacteval pipe does, changed by variant:
 //
 //   - same: not changed;
-//   - robust-seed: seed answers with robust's extraction, and windmill is gone;
+//   - robust-seed: seed answers with robust's extraction, and windmill@67ef1eb is gone;
 //   - halve: seed keeps the first half of the lines of its summary, and the instruction
 //     ends with briefer;
 //   - leak-tail: seed's summary of an eval case of testdata/corpus ends with the text of
@@ -71,7 +71,7 @@ func serveVariant(variant string, r io.Reader, w io.Writer) error {
 	}
 	names := compact.ExtractorNames()
 	if variant == "robust-seed" {
-		names = slices.DeleteFunc(names, func(n string) bool { return n == "windmill" })
+		names = slices.DeleteFunc(names, func(n string) bool { return n == "windmill@67ef1eb" })
 	}
 	in := bufio.NewScanner(r)
 	in.Buffer(nil, 1<<30)
@@ -177,14 +177,14 @@ func TestCompareExtractorChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]Absent{{Profile: "windmill", In: "base"}}, r.Absent); diff != "" {
+	if diff := cmp.Diff([]Absent{{Profile: "windmill@67ef1eb", In: "base"}}, r.Absent); diff != "" {
 		t.Errorf("Absent mismatch (-want +got):\n%s", diff)
 	}
 	var names []string
 	for _, ec := range r.Extractors {
 		names = append(names, ec.Name)
 	}
-	if want := slices.DeleteFunc(compact.ExtractorNames(), func(n string) bool { return n == "windmill" }); !cmp.Equal(want, names) {
+	if want := slices.DeleteFunc(compact.ExtractorNames(), func(n string) bool { return n == "windmill@67ef1eb" }); !cmp.Equal(want, names) {
 		t.Errorf("compared extractors = %v, want %v", names, want)
 	}
 	seed, _ := compact.Lookup("seed")
