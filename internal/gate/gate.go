@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -23,6 +24,7 @@ import (
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/textdiff"
 	"gopkg.in/yaml.v3"
 )
 
@@ -131,7 +133,7 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return Config{}, fmt.Errorf("%w: %s", ErrConfig, yamlLines.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), file+":$1:"))
+		return Config{}, fmt.Errorf("%w: %s", ErrConfig, yamlLines.ReplaceAllString(decodeMessage(err), file+":$1:"))
 	}
 	cfg.File = file
 	var doc yaml.Node
@@ -226,6 +228,68 @@ func checkLimits(limits []limit, prefix string, path []string, line func(...stri
 		}
 	}
 	return nil
+}
+
+// decodeMessage is yaml.v3's decode error in the terms of gate.yaml: an unknown key names
+// the keys its mapping has (and the closest one), and a value of the wrong kind says which
+// kind, never the Go type behind it.
+func decodeMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+	var lines []string
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(l)
+		if m := unknownField.FindStringSubmatch(l); m != nil {
+			known := yamlKeys[m[3]]
+			l = fmt.Sprintf("%sunknown key %s", m[1], m[2])
+			if best := closestKey(m[2], known); best != "" {
+				l += fmt.Sprintf(" (did you mean %s?)", best)
+			}
+			if len(known) > 0 {
+				l += "; the keys there are " + strings.Join(known, ", ")
+			}
+		} else if m := wrongKind.FindStringSubmatch(l); m != nil {
+			l = fmt.Sprintf("%s%s is not %s", m[1], m[2], kindNames[m[3]])
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n  ")
+}
+
+var (
+	unknownField = regexp.MustCompile(`^(line \d+: )?field (\S+) not found in type gate\.(\w+)$`)
+	wrongKind    = regexp.MustCompile(`^(line \d+: )?cannot unmarshal !!\w+ (.+) into (\S+)$`)
+	kindNames    = map[string]string{"float64": "a number", "*float64": "a number", "int": "a whole number",
+		"*int": "a whole number", "string": "a string", "[]string": "a list of strings",
+		"gate.Drops": "a mapping of allowed drops", "map[string]gate.ExtractorDrops": "a mapping of extractor names",
+		"[]gate.MustPass": "a list of must_pass entries", "gate.ExtractorDrops": "a mapping of allowed drops",
+		"gate.MustPass": "a must_pass entry (extractor, cases)", "gate.Config": "a mapping"}
+	// yamlKeys are the keys of each mapping of gate.yaml, by the Go type that decodes it.
+	yamlKeys = map[string][]string{"Config": tagsOf(Config{}), "Drops": tagsOf(Drops{}),
+		"ExtractorDrops": tagsOf(ExtractorDrops{}), "MustPass": tagsOf(MustPass{})}
+)
+
+// tagsOf returns the yaml keys of struct v's fields, in their order.
+func tagsOf(v any) []string {
+	var keys []string
+	t := reflect.TypeOf(v)
+	for i := range t.NumField() {
+		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); k != "" && k != "-" {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// closestKey returns the key of known nearest to key, if it is a likely typo.
+func closestKey(key string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := textdiff.EditDistance(key, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
 }
 
 // yamlLines finds yaml.v3's "line N:" to rewrite as file:N:.

@@ -230,7 +230,7 @@ func TestParseConfig(t *testing.T) {
 	}{
 		{"version: 1\n", ""},
 		{"version: 2\n", "gate.yaml:1: version is 2"},
-		{"version: 1\nallowed_drop:\n  coverag: 0.1\n", "gate.yaml:3: field coverag not found"},
+		{"version: 1\nallowed_drop:\n  coverag: 0.1\n", "gate.yaml:3: unknown key coverag (did you mean coverage?)"},
 		{"version: 1\nallowed_drop:\n  coverage: 2\n", "gate.yaml:3: allowed_drop.coverage is 2"},
 		{"version: 1\nnew_case: maybe\n", "gate.yaml:2: new_case is \"maybe\""},
 		{"version: 1\nmust_pass:\n  - extractor: robust\n", "must_pass entry needs an extractor and cases"},
@@ -377,5 +377,27 @@ func TestCheckVersionedNames(t *testing.T) {
 	}
 	if err != nil || !found {
 		t.Errorf("Check(must_pass claude-code, a/one fails) = %+v, %v; want the must_pass regression of claude-code@2.1.332", res.Regressions, err)
+	}
+}
+
+// TestParseConfigSpeaksYAML: a misspelled key or a value of the wrong kind is named in the
+// terms of gate.yaml (the key, the keys beside it, the closest one), never by the Go type
+// that decodes it ("field intended_rat not found in type gate.ExtractorDrops" before).
+func TestParseConfigSpeaksYAML(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"version: 1\nextractors:\n  seed:\n    intended_rat: 0.1\n",
+			"g.yaml:4: unknown key intended_rat (did you mean intended_rate?); the keys there are intended_rate, intended_cases, drift_exact"},
+		{"version: 1\nalowed_drop: {}\n", "g.yaml:2: unknown key alowed_drop (did you mean allowed_drop?)"},
+		{"version: 1\nallowed_drop:\n  zzz: 1\n", "g.yaml:3: unknown key zzz; the keys there are intended_rate,"},
+		{"version: 1\nallowed_drop:\n  coverage: lots\n", "g.yaml:3: `lots` is not a number"},
+		{"version: one\n", "g.yaml:1: `one` is not a whole number"},
+	} {
+		_, err := ParseConfig("g.yaml", []byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "gate.") {
+			t.Errorf("ParseConfig(%q) = %v, want an error with %q and no Go type", tc.doc, err, tc.want)
+		}
+		if !errors.Is(err, ErrConfig) {
+			t.Errorf("ParseConfig(%q): %v is not ErrConfig", tc.doc, err)
+		}
 	}
 }
