@@ -352,11 +352,43 @@ func (p *parser) yamlError(err error, root *yaml.Node) {
 			if strings.HasPrefix(sub[2], "did not find expected") {
 				n++ // yaml.v3 gives the 0-based line of the parse context for these
 			}
-			p.add(n, firstColumn(root, n), "%s", sub[2])
+			p.add(n, firstColumn(root, n), "%s", kindMessage(sub[2]))
 		} else {
 			p.add(1, 0, "%s", strings.TrimPrefix(m, "yaml: "))
 		}
 	}
+}
+
+var wrongKind = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: (.*))? into (\\S+)$")
+
+// kindMessage says yaml.v3's "cannot unmarshal !!str `maybe` into bool" in the terms of
+// the case format ("`maybe` is not true or false"), never the Go type behind the field.
+func kindMessage(msg string) string {
+	m := wrongKind.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	got := m[2]
+	if got == "" {
+		got = map[string]string{"map": "a mapping", "seq": "a list", "str": "a string"}[m[1]]
+		if got == "" {
+			got = "a " + m[1]
+		}
+	}
+	want := "a mapping"
+	switch into := strings.TrimPrefix(m[3], "*"); {
+	case into == "bool":
+		want = "true or false"
+	case into == "string":
+		want = "a string"
+	case strings.HasPrefix(into, "int") || strings.HasPrefix(into, "uint"):
+		want = "a whole number"
+	case strings.HasPrefix(into, "float"):
+		want = "a number"
+	case strings.HasPrefix(into, "[]"):
+		want = "a list"
+	}
+	return fmt.Sprintf("%s is not %s", got, want)
 }
 
 // firstColumn returns the column of the first node on line, or 0.
