@@ -126,7 +126,7 @@ func writeTroubleRows(b *strings.Builder, rows []troubleRow) {
 				continue
 			}
 			shown++
-			f := fence(d)
+			f := Fence(d)
 			fmt.Fprintf(b, "<details><summary><code>%s</code> %s: intended (-) against output (+)</summary>\n\n%sdiff\n%s%s\n\n</details>\n\n", mdEscape(row.Case), mdEscape(row.Extractor), f, d, f)
 		}
 	}
@@ -169,8 +169,8 @@ func rowDiff(row troubleRow) (string, bool) {
 	return strings.ToValidUTF8(strings.Join(lines, ""), "\uFFFD") + "\n", true
 }
 
-// fence returns a code fence longer than any run of backticks in s.
-func fence(s string) string {
+// Fence returns a Markdown code fence longer than any run of backticks in s.
+func Fence(s string) string {
 	longest, run := 0, 0
 	for _, c := range s {
 		if c == '`' {

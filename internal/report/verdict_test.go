@@ -164,8 +164,8 @@ func TestFence(t *testing.T) {
 		{in: "a ``` fence", want: "````"},
 		{in: "`one` and ````four````", want: "`````"},
 	} {
-		if got := fence(tt.in); got != tt.want {
-			t.Errorf("fence(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Fence(tt.in); got != tt.want {
+			t.Errorf("Fence(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/report"
 )
 
 // Limits that keep a Markdown review within a pull-request comment (GitHub takes 65,536
@@ -248,22 +249,8 @@ func (m *mdWriter) diff(edits []Edit, limit int) {
 	if total > n {
 		fmt.Fprintf(&body, "… %d more lines in the HTML review\n", total-n)
 	}
-	fence := codeFence(body.String())
+	fence := report.Fence(body.String())
 	m.p("%sdiff\n%s%s\n\n", fence, body.String(), fence)
-}
-
-// codeFence returns a backtick fence longer than any run of backticks in s.
-func codeFence(s string) string {
-	longest, run := 0, 0
-	for _, c := range s {
-		if c == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
 }
 
 func (m *mdWriter) extractors(r *Review) {

@@ -131,19 +131,6 @@ func TestVisible(t *testing.T) {
 	}
 }
 
-func TestCodeFence(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain":             "```",
-		"a ```go block```":  "````",
-		"``````six":         "```````",
-		"one ` and two ``.": "```",
-	} {
-		if got := codeFence(in); got != want {
-			t.Errorf("codeFence(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestGroupName(t *testing.T) {
 	for i, want := range map[int]string{0: "A", 25: "Z", 26: "AA", 27: "AB", 52: "BA"} {
 		if got := groupName(i); got != want {
