@@ -81,6 +81,9 @@ func ExtractRobust(text string) Extraction {
 			return seed
 		}
 	}
+	if e, ok := fastBlock(text); ok {
+		return e
+	}
 	e, _ := extractRobust(text)
 	return e
 }

@@ -429,13 +429,31 @@ func sectionCount(s string) int {
 // hasContent reports whether a body says anything besides headings, tags and blanks (rule
 // "Truncation").
 func hasContent(body string) bool {
+	// The first line decides most bodies: find its end without reading the rest (eachLine
+	// first looks for every kind of terminator in the whole body).
+	first := body
+	for i := 0; i < len(body); i++ {
+		if TerminatorLen(body, i) > 0 {
+			first = body[:i]
+			break
+		}
+	}
+	if isContentLine(first) {
+		return true
+	}
 	found := false
 	eachLine(body, func(line string) bool {
-		l := strings.TrimSpace(line)
-		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+		found = isContentLine(line)
 		return !found
 	})
 	return found
+}
+
+// isContentLine reports a line that says something: not blank, not only tags, not a bare
+// section heading.
+func isContentLine(line string) bool {
+	l := strings.TrimSpace(line)
+	return l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
 }
 
 // tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or

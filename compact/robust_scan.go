@@ -365,21 +365,22 @@ func (sc *scan) indexByteIn(from, end int, c byte) int {
 // tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
 // misspelled by one letter.
 func tagNameOf(s string) (tagName, bool) {
-	switch {
-	case len(s) < 5 || len(s) > 8:
+	if len(s) < 5 || len(s) > 8 {
 		return 0, false
-	case equalFold(s, "summary"):
-		return nameSummary, true
-	case equalFold(s, "analysis"):
-		return nameAnalysis, true
-	case equalFold(s, "example"):
-		return nameExample, true
-	case equalFold(s, "think") || equalFold(s, "thinking"):
-		return nameThink, true
 	}
 	var buf [8]byte
 	for i := 0; i < len(s); i++ {
 		buf[i] = s[i] | 0x20 // s holds ASCII letters only
+	}
+	switch string(buf[:len(s)]) {
+	case "summary":
+		return nameSummary, true
+	case "analysis":
+		return nameAnalysis, true
+	case "example":
+		return nameExample, true
+	case "think", "thinking":
+		return nameThink, true
 	}
 	if summaryMisspelling(string(buf[:len(s)])) {
 		return nameSummary, true
