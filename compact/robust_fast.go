@@ -43,16 +43,20 @@ func fastBlock(text string) (Extraction, bool) {
 
 func (f *fast) extract() (Extraction, bool) {
 	text := f.text
-	// With a "\n" somewhere, U+0085 is no line terminator (scan.nel); a block needs a closer.
-	if strings.IndexByte(text, '\n') < 0 || !strings.Contains(text, "</") {
+	// With a "\n" somewhere, U+0085 is no line terminator (scan.nel).
+	if k := strings.IndexByte(text, '\n'); k < 0 {
 		f.steps += len(text)
 		return Extraction{}, false
+	} else {
+		f.steps += k + 1
 	}
-	f.steps += len(text)
 	var st [4]fastTag // the structural tags, in text order
-	n := 0
+	n, tags := 0, 0
 	lastEnd, lastCloser := -1, false // the previous tag
 	for pos := 0; pos < len(text); {
+		if tags > pos/32+64 {
+			return Extraction{}, false // a loop of mentions, not prose that mentions tags
+		}
 		k := strings.IndexByte(text[pos:], '<')
 		if k < 0 {
 			f.steps += len(text) - pos
@@ -69,6 +73,7 @@ func (f *fast) extract() (Extraction, bool) {
 			continue
 		}
 		pos = t.end
+		tags++
 		p, lineStart, ok := f.blanksBefore(i)
 		if !ok || !lineStart && lastCloser && p == lastEnd {
 			return Extraction{}, false // a long blank run, or a tag right after a closer
