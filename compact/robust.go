@@ -77,7 +77,7 @@ func ExtractRobust(text string) Extraction {
 		return Extract(text)
 	}
 	if wellFormedShape(text) {
-		if seed := Extract(text); wellFormed(text, seed) {
+		if seed := seedExtract(text); wellFormed(text, seed) {
 			return seed
 		}
 	}
@@ -100,7 +100,7 @@ func extractRobust(text string) (Extraction, int) {
 		seen = seen || seenInline
 	}
 	if ok {
-		if seed := Extract(text); seed.OK && seed.Summary == best.body {
+		if seed := seedExtract(text); seed.OK && seed.Summary == best.body {
 			return seed, sc.steps // the same answer: report seed's path
 		}
 		path := PathBlock
