@@ -413,7 +413,11 @@ func sectionCount(s string) int {
 	var seen [10]bool
 	n := 0
 	eachLine(s, func(line string) bool {
-		l := strings.TrimLeft(line, " \t#*>-")
+		i := 0 // strings.TrimLeft(line, " \t#*>-"), without building its set for every line
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '#' || line[i] == '*' || line[i] == '>' || line[i] == '-') {
+			i++
+		}
+		l := line[i:]
 		if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' && l[1] != ')' {
 			return true
 		}
@@ -535,6 +539,16 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
 	var headingTried [2]bool       // a heading before the last analysis block, one after it
 	for start := 0; start >= 0; {
+		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
+			// Only a [summary] line can still be a marker: go to the next line with a '['.
+			k := strings.IndexByte(text[start:], '[')
+			if k < 0 {
+				sc.steps += len(text) - start
+				break
+			}
+			sc.steps += k
+			start = sc.lineStartAfter(start+k, start)
+		}
 		end := sc.lineEnd(start)
 		next := sc.nextLine(end)
 		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
