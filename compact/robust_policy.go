@@ -433,24 +433,36 @@ func sectionCount(s string) int {
 // hasContent reports whether a body says anything besides headings, tags and blanks (rule
 // "Truncation").
 func hasContent(body string) bool {
-	// The first line decides most bodies: find its end without reading the rest (eachLine
-	// first looks for every kind of terminator in the whole body).
-	first := body
-	for i := 0; i < len(body); i++ {
-		if TerminatorLen(body, i) > 0 {
-			first = body[:i]
-			break
+	// Line by line, as eachLine splits them, but without first looking for every kind of
+	// terminator in the whole body: the first lines decide most bodies.
+	nl := -1 // the next '\n' at or after start, or len(body)
+	for start := 0; ; {
+		if nl < start {
+			nl = len(body)
+			if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+				nl = start + k
+			}
 		}
+		end, n := nl, 0
+		if nl < len(body) {
+			n = 1
+		}
+		for i := start; i < nl; i++ {
+			if c := body[i]; c == '\r' || c == 0xc2 || c == 0xe2 {
+				if m := TerminatorLen(body, i); m > 0 {
+					end, n = i, m
+					break
+				}
+			}
+		}
+		if isContentLine(body[start:end]) {
+			return true
+		}
+		if n == 0 {
+			return false
+		}
+		start = end + n
 	}
-	if isContentLine(first) {
-		return true
-	}
-	found := false
-	eachLine(body, func(line string) bool {
-		found = isContentLine(line)
-		return !found
-	})
-	return found
 }
 
 // isContentLine reports a line that says something: not blank, not only tags, not a bare

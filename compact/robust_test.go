@@ -156,3 +156,25 @@ func TestSeedExtractIsExtract(t *testing.T) {
 		}
 	}
 }
+
+// TestHasContentSplitsAsEachLine holds hasContent, which splits lines itself, to the same
+// question asked line by line through eachLine, on soups of every terminator.
+func TestHasContentSplitsAsEachLine(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	lines := []string{"", " ", "1. Primary Request and Intent:", "<summary>", "x", "\r", "\n", "\r\n", "\u2028", "\u2029", "\u0085", "\xe2\x80", "\xc2", "é"}
+	for i := range 50000 {
+		var b strings.Builder
+		for n := r.IntN(8); n > 0; n-- {
+			b.WriteString(lines[r.IntN(len(lines))])
+		}
+		body := b.String()
+		want := false
+		eachLine(body, func(line string) bool {
+			want = isContentLine(line)
+			return !want
+		})
+		if got := hasContent(body); got != want {
+			t.Fatalf("case %d: hasContent(%q) = %v, want %v", i, body, got, want)
+		}
+	}
+}
