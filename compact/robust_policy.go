@@ -79,10 +79,23 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if trimRobust(sc.text[t.end:u.start], sc.nel) != "" || sc.afterDetails(u) {
+	if between := sc.text[t.end:u.start]; !asciiBlank(between) && trimRobust(between, sc.nel) != "" || sc.afterDetails(u) {
 		return false
 	}
 	sc.steps++
+	return true
+}
+
+// asciiBlank reports whether s holds only ASCII JavaScript whitespace, which trimRobust
+// removes whole: the common gap between two openers of a loop, checked without TrimFunc.
+func asciiBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return false
+		}
+	}
 	return true
 }
 
