@@ -18,6 +18,7 @@ compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustNo
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustWellFormed fuzz_robust_well_formed
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustKeepsBlock fuzz_robust_keeps_block
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustUntagged fuzz_robust_untagged
+compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustFastAgrees fuzz_robust_fast_agrees
 compile_native_go_fuzzer github.com/compacteval/compacteval/corpus FuzzParseCase fuzz_parse_case
 compile_native_go_fuzzer github.com/compacteval/compacteval/fuzz/drift FuzzDrift fuzz_drift
 compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzScore fuzz_score

@@ -70,16 +70,21 @@ func init() {
 //   - Trim [trimRobust]: JavaScript's trim, plus zero-width characters next to the tags,
 //     plus U+0085 where the answer uses it as its line terminator.
 //
-// It runs in time linear in the length of the text. Texts of 2 GiB and more are beyond its
+// The common answer, one summary block with its tags alone on their lines, is recognised by
+// a fast path (robust_fast.go) that returns what the full scan returns; the rest goes
+// through the full scan. It runs in time linear in the length of the text. Texts of 2 GiB and more are beyond its
 // offsets; it returns ExtractSummary's result for them.
 func ExtractRobust(text string) Extraction {
 	if len(text) >= math.MaxInt32 {
 		return Extract(text)
 	}
 	if wellFormedShape(text) {
-		if seed := Extract(text); wellFormed(text, seed) {
+		if seed := seedExtract(text); wellFormed(text, seed) {
 			return seed
 		}
+	}
+	if e, ok := fastBlock(text); ok {
+		return e
 	}
 	e, _ := extractRobust(text)
 	return e
@@ -97,7 +102,7 @@ func extractRobust(text string) (Extraction, int) {
 		seen = seen || seenInline
 	}
 	if ok {
-		if seed := Extract(text); seed.OK && seed.Summary == best.body {
+		if seed := seedExtract(text); seed.OK && seed.Summary == best.body {
 			return seed, sc.steps // the same answer: report seed's path
 		}
 		path := PathBlock

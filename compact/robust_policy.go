@@ -79,10 +79,23 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if trimRobust(sc.text[t.end:u.start], sc.nel) != "" || sc.afterDetails(u) {
+	if between := sc.text[t.end:u.start]; !asciiBlank(between) && trimRobust(between, sc.nel) != "" || sc.afterDetails(u) {
 		return false
 	}
 	sc.steps++
+	return true
+}
+
+// asciiBlank reports whether s holds only ASCII JavaScript whitespace, which trimRobust
+// removes whole: the common gap between two openers of a loop, checked without TrimFunc.
+func asciiBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return false
+		}
+	}
 	return true
 }
 
@@ -413,7 +426,11 @@ func sectionCount(s string) int {
 	var seen [10]bool
 	n := 0
 	eachLine(s, func(line string) bool {
-		l := strings.TrimLeft(line, " \t#*>-")
+		i := 0 // strings.TrimLeft(line, " \t#*>-"), without building its set for every line
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '#' || line[i] == '*' || line[i] == '>' || line[i] == '-') {
+			i++
+		}
+		l := line[i:]
 		if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' && l[1] != ')' {
 			return true
 		}
@@ -429,13 +446,43 @@ func sectionCount(s string) int {
 // hasContent reports whether a body says anything besides headings, tags and blanks (rule
 // "Truncation").
 func hasContent(body string) bool {
-	found := false
-	eachLine(body, func(line string) bool {
-		l := strings.TrimSpace(line)
-		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
-		return !found
-	})
-	return found
+	// Line by line, as eachLine splits them, but without first looking for every kind of
+	// terminator in the whole body: the first lines decide most bodies.
+	nl := -1 // the next '\n' at or after start, or len(body)
+	for start := 0; ; {
+		if nl < start {
+			nl = len(body)
+			if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+				nl = start + k
+			}
+		}
+		end, n := nl, 0
+		if nl < len(body) {
+			n = 1
+		}
+		for i := start; i < nl; i++ {
+			if c := body[i]; c == '\r' || c == 0xc2 || c == 0xe2 {
+				if m := TerminatorLen(body, i); m > 0 {
+					end, n = i, m
+					break
+				}
+			}
+		}
+		if isContentLine(body[start:end]) {
+			return true
+		}
+		if n == 0 {
+			return false
+		}
+		start = end + n
+	}
+}
+
+// isContentLine reports a line that says something: not blank, not only tags, not a bare
+// section heading.
+func isContentLine(line string) bool {
+	l := strings.TrimSpace(line)
+	return l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
 }
 
 // tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
@@ -517,6 +564,16 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
 	var headingTried [2]bool       // a heading before the last analysis block, one after it
 	for start := 0; start >= 0; {
+		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
+			// Only a [summary] line can still be a marker: go to the next line with a '['.
+			k := strings.IndexByte(text[start:], '[')
+			if k < 0 {
+				sc.steps += len(text) - start
+				break
+			}
+			sc.steps += k
+			start = sc.lineStartAfter(start+k, start)
+		}
 		end := sc.lineEnd(start)
 		next := sc.nextLine(end)
 		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {

@@ -90,18 +90,23 @@ func newScan(text string) *scan {
 	return sc
 }
 
-// hasLineSeparator reports whether s holds U+2028 or U+2029, in one pass.
+// hasLineSeparator reports whether s holds U+2028 or U+2029 (E2 80 A8, E2 80 A9). It
+// searches for their last byte, which text rarely holds, rather than for E2, which every
+// dash and curly quote begins with.
 func hasLineSeparator(s string) bool {
-	for {
-		i := strings.IndexByte(s, 0xe2)
-		if i < 0 || i+2 >= len(s) {
-			return false
+	for _, c := range [...]byte{0xa8, 0xa9} {
+		for rest, at := s, 0; ; {
+			i := strings.IndexByte(rest, c)
+			if i < 0 {
+				break
+			}
+			if j := at + i; j >= 2 && s[j-2] == 0xe2 && s[j-1] == 0x80 {
+				return true
+			}
+			rest, at = rest[i+1:], at+i+1
 		}
-		if s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
-			return true
-		}
-		s = s[i+1:]
 	}
+	return false
 }
 
 // terminatorLen returns the length of the line terminator at s[i], or 0; U+0085 counts
@@ -148,6 +153,24 @@ func (sc *scan) lineStart(i, lo int) int {
 		}
 	}
 	return lo
+}
+
+// lineStartAfter is lineStart for a scan that moves forward: lo is the line after the
+// last one it looked at, so that a vectorised search per line (LastIndexByte reads byte by
+// byte) reads each byte once over the whole scan.
+func (sc *scan) lineStartAfter(i, lo int) int {
+	if !sc.simple {
+		return sc.lineStart(i, lo)
+	}
+	for {
+		k := strings.IndexByte(sc.text[lo:i], '\n')
+		if k < 0 {
+			sc.steps += i - lo
+			return lo
+		}
+		sc.steps += k + 1
+		lo += k + 1
+	}
 }
 
 // endsTerminator reports whether a line terminator ends right before position j.
@@ -204,10 +227,10 @@ func (sc *scan) scanTags() {
 	text := sc.text
 	sc.tags = make([]tag, 0, min(strings.Count(text, "<"), len(text)/10)+1)
 	lineEnd := -1 // end of the current line; -1 before the first
-	lineStart, firstVisible, contentEnd, lastTick := 0, 0, 0, -1
-	tickPos, ticks := 0, 0
-	gtNext, ltNext := -1, -1 // the next '>' and '<' at or after a position of the current line
-	prev := -1               // index of the previous tag on the current line
+	lineStart, firstVisible, contentEnd := 0, 0, 0
+	tickPos, ticks, tickAfter := 0, 0, -1 // tickAfter: the next '`' on the line after a tag
+	gtNext, ltNext := -1, -1              // the next '>' and '<' at or after a position of the current line
+	prev := -1                            // index of the previous tag on the current line
 	for pos := 0; pos < len(text); {
 		k := strings.IndexByte(text[pos:], '<')
 		if k < 0 {
@@ -221,16 +244,12 @@ func (sc *scan) scanTags() {
 			if lineEnd >= 0 {
 				lo = sc.nextLine(lineEnd)
 			}
-			lineStart = sc.lineStart(i, lo)
+			lineStart = sc.lineStartAfter(i, lo)
 			lineEnd = sc.lineEnd(i)
 			firstVisible = sc.firstVisible(lineStart, lineEnd)
 			contentEnd = sc.contentEnd(lineStart, lineEnd)
-			lastTick = strings.LastIndexByte(text[i:lineEnd], '`')
-			if lastTick >= 0 {
-				lastTick += i
-			}
 			sc.steps += lineEnd - i
-			tickPos, ticks = lineStart, 0
+			tickPos, ticks, tickAfter = lineStart, 0, -1
 			gtNext, ltNext, prev = -1, -1, -1
 		}
 		ticks += strings.Count(text[tickPos:i], "`")
@@ -248,8 +267,15 @@ func (sc *scan) scanTags() {
 		if int(t.end) >= contentEnd {
 			t.flags |= atLineEnd
 		}
-		if ticks%2 == 1 && lastTick >= int(t.end) {
-			t.flags |= inCode
+		if ticks%2 == 1 {
+			// Inside `code` when a backtick follows on the line: the next one after the tag,
+			// found once for every tag up to it.
+			if tickAfter < int(t.end) {
+				tickAfter = sc.indexByteIn(int(t.end), lineEnd, '`')
+			}
+			if tickAfter < lineEnd {
+				t.flags |= inCode
+			}
 		}
 		if prev >= 0 && sc.tags[prev].kind == closer && sc.onlyInvisible(int(sc.tags[prev].end), i) {
 			t.flags |= afterCloser
@@ -365,21 +391,22 @@ func (sc *scan) indexByteIn(from, end int, c byte) int {
 // tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
 // misspelled by one letter.
 func tagNameOf(s string) (tagName, bool) {
-	switch {
-	case len(s) < 5 || len(s) > 8:
+	if len(s) < 5 || len(s) > 8 {
 		return 0, false
-	case equalFold(s, "summary"):
-		return nameSummary, true
-	case equalFold(s, "analysis"):
-		return nameAnalysis, true
-	case equalFold(s, "example"):
-		return nameExample, true
-	case equalFold(s, "think") || equalFold(s, "thinking"):
-		return nameThink, true
 	}
 	var buf [8]byte
 	for i := 0; i < len(s); i++ {
 		buf[i] = s[i] | 0x20 // s holds ASCII letters only
+	}
+	switch string(buf[:len(s)]) {
+	case "summary":
+		return nameSummary, true
+	case "analysis":
+		return nameAnalysis, true
+	case "example":
+		return nameExample, true
+	case "think", "thinking":
+		return nameThink, true
 	}
 	if summaryMisspelling(string(buf[:len(s)])) {
 		return nameSummary, true
@@ -456,7 +483,7 @@ func (sc *scan) fenceHits(s string, c byte) []fenceLine {
 		}
 		sc.steps += k + 1
 		i := pos + k
-		start := sc.lineStart(i, lo)
+		start := sc.lineStartAfter(i, lo)
 		end := sc.lineEnd(i)
 		if sc.firstJS(start, i) == i {
 			out = append(out, fenceLine{int32(start), int32(end), c})

@@ -138,3 +138,43 @@ func TestRobustNeverLeaksAnalysis(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedExtractIsExtract holds seedExtract, which robust runs to report seed's path, to
+// Extract on generated answers, soups and every family.
+func TestSeedExtractIsExtract(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	texts := []string{"", "<summary>\nx\n</summary>", "a</summary>\n<summary>\nb\n</summary>"}
+	for range 20000 {
+		texts = append(texts, textgen.Response(r, 8<<10))
+	}
+	for _, f := range textgen.Families(4 << 10) {
+		texts = append(texts, f.Text)
+	}
+	for _, text := range texts {
+		if got, want := seedExtract(text), Extract(text); got != want {
+			t.Fatalf("seedExtract(%q) = %+v, want Extract's %+v", text, got, want)
+		}
+	}
+}
+
+// TestHasContentSplitsAsEachLine holds hasContent, which splits lines itself, to the same
+// question asked line by line through eachLine, on soups of every terminator.
+func TestHasContentSplitsAsEachLine(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	lines := []string{"", " ", "1. Primary Request and Intent:", "<summary>", "x", "\r", "\n", "\r\n", "\u2028", "\u2029", "\u0085", "\xe2\x80", "\xc2", "é"}
+	for i := range 50000 {
+		var b strings.Builder
+		for n := r.IntN(8); n > 0; n-- {
+			b.WriteString(lines[r.IntN(len(lines))])
+		}
+		body := b.String()
+		want := false
+		eachLine(body, func(line string) bool {
+			want = isContentLine(line)
+			return !want
+		})
+		if got := hasContent(body); got != want {
+			t.Fatalf("case %d: hasContent(%q) = %v, want %v", i, body, got, want)
+		}
+	}
+}

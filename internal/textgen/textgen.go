@@ -209,5 +209,24 @@ func Families(size int) []BenchInput {
 		{"invisible-prefix", strings.Repeat("\u200b", size/6) + strings.Repeat("<summary> ", size/20) + "\n"},
 		{"details-fallback", repeat("<details>\n<summary>\n</analysis>\n")},
 		{"unclosed-with-text", repeat("<summary>\n1. Primary Request and Intent:\n")},
+		{"mentions", mentions(size, "</summary>\n")},
+		{"mentions-unclosed", mentions(size, "")},
 	}
+}
+
+// mentions returns an answer of about size bytes whose tags are alone on their lines and
+// whose prose mentions tags inside its lines only (robust's fast path), ending with end.
+func mentions(size int, end string) string {
+	r := rand.New(rand.NewPCG(uint64(size), 14))
+	var b strings.Builder
+	b.WriteString("<analysis>\n")
+	for b.Len() < size/3 {
+		b.WriteString("-" + Prose(r, 1) + "\n")
+	}
+	b.WriteString("</analysis>\n\n<summary>\n")
+	for b.Len() < size-len(end) {
+		b.WriteString("-" + Prose(r, 1) + "\n")
+	}
+	b.WriteString(end)
+	return b.String()
 }

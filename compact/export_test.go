@@ -1,0 +1,12 @@
+package compact
+
+// Hooks for the external tests of robust's fast path.
+var (
+	// FastBlock is robust's fast path (robust_fast.go).
+	FastBlock = fastBlock
+	// ExtractRobustFull is robust's full scan, past the well-formed check and the fast path.
+	ExtractRobustFull = func(text string) Extraction {
+		e, _ := extractRobust(text)
+		return e
+	}
+)
