@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -307,6 +308,10 @@ type Result struct {
 	Notes []string `json:"notes"`
 	// Checks counts the comparisons made.
 	Checks int `json:"checks"`
+	// Selection is the run's selection when it ran on some cases only: the gate compared
+	// those (a case it did not select is not a removed one), and nothing that depends on
+	// the whole corpus (the drift and eval totals) unless both ran on the same cases.
+	Selection *report.Selection `json:"selection,omitempty"`
 }
 
 // Passed reports whether no regression was found.
@@ -329,10 +334,20 @@ func Check(baseline, run *report.Report, cfg Config) (Result, error) {
 	if err := comparable(baseline, run); err != nil && !cfg.AllowCorpusChange {
 		return Result{}, err
 	}
+	if !baseline.Selection.Empty() && !baseline.Selection.Same(run.Selection) {
+		return Result{}, fmt.Errorf("%w: the baseline ran on a selection of %s; bless a run on every case", ErrIncomparable, baseline.Selection)
+	}
 	if err := checkMustPassNames(run, cfg); err != nil {
 		return Result{}, err
 	}
-	g := &checker{cfg: cfg}
+	g := &checker{cfg: cfg, selected: func(string, []string) bool { return true }}
+	if !run.Selection.Empty() {
+		match, err := run.Selection.Matcher()
+		if err != nil {
+			return Result{}, fmt.Errorf("%w: the run's selection: %w", ErrIncomparable, err)
+		}
+		g.selected, g.res.Selection = match, run.Selection
+	}
 	g.problems(run)
 	g.extractors(baseline, run)
 	g.cases(baseline, run)
@@ -375,6 +390,8 @@ func comparable(baseline, run *report.Report) error {
 type checker struct {
 	cfg Config
 	res Result
+	// selected reports whether the run selected a case (every case without a selection).
+	selected func(id string, categories []string) bool
 }
 
 func (g *checker) fail(r Regression) { g.res.Regressions = append(g.res.Regressions, r) }
@@ -444,7 +461,11 @@ func (g *checker) extractors(baseline, run *report.Report) {
 		// to the corpus is not a regression (new_case says what a new case means).
 		wasRate, nowRate := commonRates(baseline, run, was.Name)
 		g.share("(all)", was.Name+" intended_rate (common cases)", wasRate, nowRate, rate)
-		g.share("(all)", was.Name+" drift_exact", was.DriftExact, e.DriftExact, drift)
+		if g.res.Selection == nil || slices.Equal(baseline.Drift.Pairs, run.Drift.Pairs) {
+			g.share("(all)", was.Name+" drift_exact", was.DriftExact, e.DriftExact, drift)
+		} else {
+			g.note("%s drift_exact not compared: the selection's drift matrix mutates %d of the baseline's %d well-formed cases", was.Name, len(run.Drift.Pairs), len(baseline.Drift.Pairs))
+		}
 	}
 }
 
@@ -494,6 +515,9 @@ func (g *checker) cases(baseline, run *report.Report) {
 	for _, b := range baseline.Cases {
 		was[b.ID] = true
 		c, ok := now[b.ID]
+		if !ok && !g.selected(b.ID, b.Categories) {
+			continue // not selected: neither removed nor lost
+		}
 		if !ok {
 			g.res.Checks++
 			if g.cfg.RemovedCase == "fail" {
@@ -568,7 +592,9 @@ func (g *checker) mustPass(run *report.Report) {
 				}
 			}
 		}
-		if matched == 0 {
+		if matched == 0 && g.res.Selection != nil {
+			g.note("must_pass %s for %s: no selected case matches", strings.Join(m.Cases, ","), m.Extractor)
+		} else if matched == 0 {
 			g.fail(Regression{Case: strings.Join(m.Cases, ","), Metric: m.Extractor + " must_pass", Was: "cases", Now: "none matched", Allowed: "a must_pass entry must match a case"})
 		}
 	}
@@ -605,6 +631,10 @@ func matchAny(patterns []string, id string) bool {
 func (g *checker) eval(baseline, run *report.Report) {
 	d := g.cfg.AllowedDrop
 	bt, rt := baseline.Eval.Totals, run.Eval.Totals
+	if g.res.Selection != nil && !sameEvalCases(baseline, run) {
+		g.note("eval totals not compared: the selection scored %d of the baseline's %d eval cases", len(run.Eval.Cases), len(baseline.Eval.Cases))
+		bt, rt = eval.Totals{}, eval.Totals{}
+	}
 	if m, ok := mean(bt.Coverage); ok {
 		n, _ := mean(rt.Coverage)
 		g.share("(eval)", "coverage", m, n, d.Coverage)
@@ -642,6 +672,23 @@ func (g *checker) eval(baseline, run *report.Report) {
 			g.share(b.ID, "boundary_coverage", w, n, d.CaseBoundaryCoverage)
 		}
 	}
+}
+
+// sameEvalCases reports whether the two reports scored the same eval cases.
+func sameEvalCases(a, b *report.Report) bool {
+	if len(a.Eval.Cases) != len(b.Eval.Cases) {
+		return false
+	}
+	ids := map[string]bool{}
+	for _, c := range a.Eval.Cases {
+		ids[c.ID] = true
+	}
+	for _, c := range b.Eval.Cases {
+		if !ids[c.ID] {
+			return false
+		}
+	}
+	return true
 }
 
 func mean(a eval.Aggregate) (float64, bool) {

@@ -55,6 +55,10 @@ type Options struct {
 	// KeepSummaries keeps every result's summary in the report (review compares them);
 	// otherwise only those of cases shown in detail are kept.
 	KeepSummaries bool
+	// Select, when it selects by anything, runs only the cases it matches; the report
+	// records it (report.Selection) with the digest of the whole corpus, so that the gate
+	// compares the selected cases only, and only with a baseline of the same corpus.
+	Select *report.Selection
 	// Progress, when set, is told each stage as it starts and each step done of total.
 	Progress func(stage string, done, total int)
 }
@@ -92,6 +96,25 @@ func Run(opt Options) (*report.Report, error) {
 		r.Problems = append(r.Problems, report.Problem{Kind: "load-error", Case: p.File, Detail: p.String()})
 	}
 	exs := opt.Extractors
+	if !opt.Select.Empty() {
+		sel := *opt.Select
+		match, err := sel.Matcher()
+		if err != nil {
+			return nil, err
+		}
+		var picked []*corpus.Case
+		for _, c := range cases {
+			if match(c.ID, c.Categories) {
+				picked = append(picked, c)
+			}
+		}
+		if len(picked) == 0 {
+			return nil, fmt.Errorf("the selection (%s) matches none of the %d cases in %s", sel.Criteria(), len(cases), r.Corpus.Dir)
+		}
+		sel.Cases, sel.Of = len(picked), len(cases)
+		r.Selection = &sel
+		cases = picked
+	}
 
 	responses := make([]string, len(cases))
 	for i, c := range cases {
