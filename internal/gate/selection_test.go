@@ -42,7 +42,7 @@ func TestCheckSelection(t *testing.T) {
 				selectA(r)
 				r.Selection = nil
 			},
-			want: []string{"(eval): score 0.6000 -> 0.0000 (allowed drop 0.0000)", "b/three: case present -> removed (removed_case: fail)"},
+			want:   []string{"(eval): score 0.6000 -> 0.0000 (allowed drop 0.0000)", "b/three: case present -> removed (removed_case: fail)"},
 			reason: "the same cases in a run that does not say it is a selection are a removal, and its totals are compared",
 		},
 		{
