@@ -17,6 +17,7 @@ import (
 )
 
 const reviewUsage = `Usage: compacteval review BASE HEAD [-corpus DIR] [-drift-n N] [-drift-seed N]
+         [-run REGEXP] [-category C]... [-failed FILE]
          [-eval-extractor NAME] [-config gate.yaml] [-json] [-markdown FILE] [-html FILE]
 
 Shows what a change to the compaction prompt or to an extractor does, for the reviewer of a
@@ -33,7 +34,9 @@ pull request. BASE and HEAD are each one of
   -base-cmd C / -head-cmd C         a command, run with sh -c, that answers the reference
                                     protocol (docs/protocol.md) on stdin and stdout
 
-Both versions run on the same corpus (-corpus, of the working tree). The review holds:
+Both versions run on the same corpus (-corpus, of the working tree), or on the same
+selection of its cases (-run REGEXP, -category C, -failed FILE: as run selects them). The
+review holds:
 
   - a word diff of the instruction text and of every rendered text (each reason, with and
     without custom instructions and a kept tail; the continuation summary)
@@ -69,6 +72,8 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&head.File, "head-file", "", "head module or instruction text `FILE`")
 	fs.StringVar(&base.Command, "base-cmd", "", "base `command` speaking the protocol (sh -c)")
 	fs.StringVar(&head.Command, "head-cmd", "", "head `command` speaking the protocol (sh -c)")
+	var pick selection
+	pick.register(fs)
 	var corpora extractor.Values
 	fs.Var(&corpora, "corpus", "a corpus both versions run on: embedded or a `DIR` (may repeat; default embedded)")
 	timeout := fs.Duration("timeout", extractor.DefaultTimeout, "the longest wait for one answer of a version's process")
@@ -112,6 +117,10 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	sel, code, ok := pick.selected("review", stderr)
+	if !ok {
+		return code
+	}
 	cfg, err := reviewConfig(*configPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
@@ -125,6 +134,10 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(c.Problems) > 0 {
 		fmt.Fprintf(stderr, "compacteval review: %d corpus problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), len(c.Cases))
 		c.Problems = nil
+	}
+	if c, err = selectCases(c, sel); err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
 	}
 
 	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout})

@@ -15,6 +15,7 @@ import (
 )
 
 const runUsage = `Usage: compacteval run [-extractor X]... [-corpus DIR|embedded]... [-out DIR]
+         [-run REGEXP] [-category C]... [-failed FILE]
          [-drift-seed N] [-drift-n N] [-eval-extractor NAME] [-timeout D]
 
 Does the whole job on a corpus: runs every extractor over every case, checks the goldens
@@ -29,6 +30,7 @@ Writes, in -out:
 Prints a short table to stdout, progress to stderr (a bar on a terminal, lines otherwise).
 
 %s
+%s
 Exit codes: 0 the run found no problem; 1 it found problems (a golden mismatch, a
 deviation from intended that known_deviations does not list, a listed one that no longer
 happens, a case file that does not load); 2 usage or operational error, or an external
@@ -38,13 +40,17 @@ Examples:
   compacteval run
   compacteval run -extractor module:src/compaction.ts
   compacteval run -extractor seed -extractor cmd:'python3 tools/extract.py' -corpus embedded -corpus my-cases
+  compacteval run -run '^fenced/' -category truncated,line-endings
+  compacteval run -failed reports/latest/report.json -out /tmp/rerun
   compacteval run -out /tmp/ce && open /tmp/ce/report.html
 `
 
 func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("run", fmt.Sprintf(runUsage, inputsHelp()), stderr)
+	fs := newFlags("run", fmt.Sprintf(runUsage, inputsHelp(), selectionUsage), stderr)
 	var in inputs
 	in.register(fs)
+	var pick selection
+	pick.register(fs)
 	out := fs.String("out", filepath.Join("reports", "latest"), "folder for report.json, report.md and report.html")
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
 	n := fs.Int("drift-n", 100, "drift samples per operator (0 skips drift: a partial run)")
@@ -63,6 +69,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	sel, code, ok := pick.selected("run", stderr)
+	if !ok {
+		return code
+	}
 	exs, c, ok := in.open("run", stderr)
 	if !ok {
 		return exitError
@@ -71,7 +81,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	p := newProgress("run", stderr)
 	r, err := pipeline.Run(pipeline.Options{
 		Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n,
-		EvalExtractor: *evalEx, Progress: p.update,
+		EvalExtractor: *evalEx, Select: sel, Progress: p.update,
 	})
 	p.done()
 	if err != nil {
@@ -104,12 +114,16 @@ func writeReports(r *report.Report, dir string) error {
 }
 
 func printRunSummary(w io.Writer, r *report.Report, out string) {
-	fmt.Fprintf(w, "compacteval run: %s from %s, stages %s\n\n", plural(r.Corpus.Cases, "case"), r.Corpus.Dir, strings.Join(r.Stages, ", "))
+	if r.Selection != nil {
+		fmt.Fprintf(w, "compacteval run: %s from %s, stages %s\n\n", r.Selection, r.Corpus.Dir, strings.Join(r.Stages, ", "))
+	} else {
+		fmt.Fprintf(w, "compacteval run: %s from %s, stages %s\n\n", plural(r.Corpus.Cases, "case"), r.Corpus.Dir, strings.Join(r.Stages, ", "))
+	}
 	width := len("extractor")
 	for _, e := range r.Extractors {
 		width = max(width, len(e.Name))
 	}
-	drifted := slices.Contains(r.Stages, pipeline.StageDrift)
+	drifted := slices.Contains(r.Stages, pipeline.StageDrift) && len(r.Drift.Pairs) > 0 // a selection may have none
 	fmt.Fprintf(w, "%-*s %9s %8s %12s %8s\n", width, "extractor", "intended", "rate", "drift exact", "golden")
 	for _, e := range r.Extractors {
 		golden := "ok"

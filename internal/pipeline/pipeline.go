@@ -134,7 +134,7 @@ func Run(opt Options) (*report.Report, error) {
 
 	if opt.DriftN > 0 {
 		pairs := drift.PairsFromCorpus(cases)
-		if len(pairs) == 0 {
+		if len(pairs) == 0 && r.Selection == nil { // a selection may hold no well-formed case: an empty matrix
 			return nil, fmt.Errorf("no well-formed case in %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
 		}
 		progress(StageDrift, 0, 2)
