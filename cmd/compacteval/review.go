@@ -140,15 +140,18 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 
-	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout})
+	p := newProgress("review", stderr)
+	defer p.done()
+	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout, Progress: p.step})
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 		return exitError
 	}
 	r, err := review.Compare(b, h, review.Options{
 		Corpus: c, DriftSeed: *seed, DriftN: *n,
-		EvalExtractor: *evalEx, Gate: cfg, Log: stderr,
+		EvalExtractor: *evalEx, Gate: cfg, Log: stderr, Progress: p.step,
 	})
+	p.done()
 	if cerr := errors.Join(b.Close(), h.Close()); cerr != nil && err == nil {
 		fmt.Fprintf(stderr, "compacteval review: warning: %v\n", cerr)
 	}

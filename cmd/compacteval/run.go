@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -167,53 +166,4 @@ func meanOrDash(m *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", *m)
-}
-
-// progress shows the run's stages on stderr: a bar redrawn in place on a terminal, one
-// line per stage otherwise.
-type progress struct {
-	name     string // the command, for plain lines
-	w        io.Writer
-	terminal bool
-	stage    string
-	last     int // the last percentage drawn
-}
-
-func newProgress(name string, w io.Writer) *progress {
-	p := &progress{name: name, w: w, last: -1}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal = true
-		}
-	}
-	return p
-}
-
-func (p *progress) update(stage string, done, total int) {
-	if stage != p.stage {
-		if p.terminal && p.stage != "" {
-			fmt.Fprintln(p.w)
-		}
-		p.stage, p.last = stage, -1
-		if !p.terminal {
-			fmt.Fprintf(p.w, "compacteval %s: %s...\n", p.name, stage)
-		}
-	}
-	if !p.terminal || total == 0 {
-		return
-	}
-	pct := 100 * done / total
-	if pct == p.last {
-		return
-	}
-	p.last = pct
-	const width = 30
-	bar := strings.Repeat("#", pct*width/100) + strings.Repeat(".", width-pct*width/100)
-	fmt.Fprintf(p.w, "\r%-8s [%s] %3d%% %d/%d", stage, bar, pct, done, total)
-}
-
-func (p *progress) done() {
-	if p.terminal && p.stage != "" {
-		fmt.Fprintln(p.w)
-	}
 }

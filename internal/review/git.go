@@ -23,11 +23,13 @@ const BuildTimeout = 10 * time.Minute
 // revBuilds builds compacteval at git revisions of one repository, once per commit, each
 // in a worktree that is removed as soon as the binary is built.
 type revBuilds struct {
-	dir  string
-	log  io.Writer
-	tmp  string
-	bins map[string]string // commit -> binary
-	opt  extractor.OpenOptions
+	dir string
+	log io.Writer
+	// progress, when set, is told each build's start and end (OpenOptions.Progress).
+	progress func(track, stage string, done, total int)
+	tmp      string
+	bins     map[string]string // commit -> binary
+	opt      extractor.OpenOptions
 	// unhook unregisters the removal of tmp on a signal.
 	unhook func()
 }
@@ -64,6 +66,10 @@ func (r *revBuilds) build(rev string) (bin, desc string, err error) {
 	bin = filepath.Join(r.tmp, "compacteval-"+commit[:12])
 	if r.log != nil {
 		fmt.Fprintf(r.log, "review: building compacteval at %s\n", desc)
+	}
+	if r.progress != nil {
+		r.progress("build "+rev, "build", 0, 1)
+		defer r.progress("build "+rev, "build", 1, 1)
 	}
 	if _, err := git(top, "worktree", "add", "--detach", wt, commit); err != nil {
 		return "", "", fmt.Errorf("revision %s: %w", rev, err)
