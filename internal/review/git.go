@@ -23,15 +23,15 @@ const BuildTimeout = 10 * time.Minute
 // revBuilds builds compacteval at git revisions of one repository, once per commit, each
 // in a worktree that is removed as soon as the binary is built.
 type revBuilds struct {
-	dir string
-	log io.Writer
-	// progress, when set, is told each build's start and end (OpenOptions.Progress).
-	progress func(track, stage string, done, total int)
-	tmp      string
-	bins     map[string]string // commit -> binary
-	opt      extractor.OpenOptions
+	dir  string
+	log  io.Writer
+	tmp  string
+	bins map[string]string // commit -> binary
+	opt  extractor.OpenOptions
 	// unhook unregisters the removal of tmp on a signal.
 	unhook func()
+	// progress, when set, is told each build's start and end (OpenOptions.Progress).
+	progress func(track, stage string, done, total int)
 }
 
 // build returns the compacteval binary built at rev and a description of the revision.
