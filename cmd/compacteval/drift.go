@@ -66,7 +66,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval drift: -drift-n: %v\n", err)
 		return exitError
 	}
-	sel, code, ok := pick.selected("drift", stderr)
+	sel, code, ok := pick.selected("drift", stdin, stderr)
 	if !ok {
 		return code
 	}

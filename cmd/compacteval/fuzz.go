@@ -77,7 +77,7 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "compacteval fuzz: -time and -size must not be negative")
 		return exitError
 	}
-	sel, code, ok := pick.selected("fuzz", stderr)
+	sel, code, ok := pick.selected("fuzz", stdin, stderr)
 	if !ok {
 		return code
 	}

@@ -16,10 +16,11 @@ const gateUsage = `Usage: compacteval gate -baseline FILE [-config gate.yaml] [-
          [-allow-corpus-change] [REPORT.json]
        compacteval gate -bless -baseline FILE [REPORT.json]
 
-Compares a run (REPORT.json, default reports/latest/report.json) with a blessed baseline
-and fails on a regression: a case an extractor handled that it no longer handles, a rate or
-score that fell further than gate.yaml allows, a must_pass case that fails, a removed case,
-a run problem (golden mismatch, unlisted deviation). Each regression prints as
+Compares a run (REPORT.json, default reports/latest/report.json; - reads it from stdin)
+with a blessed baseline and fails on a regression: a case an extractor handled that it no
+longer handles, a rate or score that fell further than gate.yaml allows, a must_pass case
+that fails, a removed case, a run problem (golden mismatch, unlisted deviation). Each
+regression prints as
 
   case: metric was -> now (allowed drop)
 
@@ -65,7 +66,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		runPath = fs.Arg(0)
 	}
-	run, err := report.Read(runPath)
+	run, err := readReport(runPath, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError

@@ -117,7 +117,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	sel, code, ok := pick.selected("review", stderr)
+	sel, code, ok := pick.selected("review", stdin, stderr)
 	if !ok {
 		return code
 	}

@@ -68,7 +68,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	sel, code, ok := pick.selected("run", stderr)
+	sel, code, ok := pick.selected("run", stdin, stderr)
 	if !ok {
 		return code
 	}

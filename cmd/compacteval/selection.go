@@ -24,8 +24,8 @@ const selectionUsage = `Selection (a case must match every one given; the report
 compares only the selected cases):
   -run REGEXP       case ids matching REGEXP (unanchored, as go test -run): -run '^fenced/'
   -category C       cases in category C (may repeat, or C1,C2)
-  -failed FILE      the cases that failed in the report FILE: a problem, or an external
-                    extractor that missed intended (rerun what failed)
+  -failed FILE      the cases that failed in the report FILE (- for stdin): a problem, or
+                    an external extractor that missed intended (rerun what failed)
 `
 
 func (s *selection) register(fs *flag.FlagSet) {
@@ -35,7 +35,7 @@ func (s *selection) register(fs *flag.FlagSet) {
 }
 
 // build returns the selection the flags give, nil for every case.
-func (s *selection) build() (*report.Selection, error) {
+func (s *selection) build(stdin io.Reader) (*report.Selection, error) {
 	if s.run == "" && len(s.categories) == 0 && s.failed == "" {
 		return nil, nil
 	}
@@ -44,7 +44,7 @@ func (s *selection) build() (*report.Selection, error) {
 	}
 	sel := &report.Selection{Run: s.run, Categories: s.categories}
 	if s.failed != "" {
-		r, err := report.Read(s.failed)
+		r, err := readReport(s.failed, stdin)
 		if err != nil {
 			return nil, fmt.Errorf("-failed: %w", err)
 		}
@@ -58,8 +58,8 @@ func (s *selection) build() (*report.Selection, error) {
 
 // selected reads the selection flags of command name; ok false means end with code (a
 // bad flag, or a -failed report with nothing to rerun, which is no error).
-func (s *selection) selected(name string, stderr io.Writer) (sel *report.Selection, code int, ok bool) {
-	sel, err := s.build()
+func (s *selection) selected(name string, stdin io.Reader, stderr io.Writer) (sel *report.Selection, code int, ok bool) {
+	sel, err := s.build(stdin)
 	switch {
 	case errors.Is(err, errNothingFailed):
 		fmt.Fprintf(stderr, "compacteval %s: %v\n", name, err)
