@@ -93,7 +93,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func printMatrix(w io.Writer, m drift.MatrixResult, dir string) {
-	fmt.Fprintf(w, "drift: seed %d, %d well-formed pairs from %s, %d extractors\n", m.Seed, len(m.Pairs), dir, len(m.Extractors))
+	fmt.Fprintf(w, "drift: seed %d, %s from %s, %s\n", m.Seed, plural(len(m.Pairs), "well-formed pair"), dir, plural(len(m.Extractors), "extractor"))
 	fmt.Fprintf(w, "each extractor's cell: exact%% leak%% lost%% (compacteval drift -h defines them)\n")
 	fmt.Fprintf(w, "\nsingle operator, %s each\n", plural(m.N, "sample"))
 	printHeader(w, m.Extractors)

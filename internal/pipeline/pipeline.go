@@ -27,6 +27,7 @@ import (
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/par"
 	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/textdiff"
 )
 
 // Stages a report can hold, in the order they run.
@@ -113,6 +114,9 @@ func Run(opt Options) (*report.Report, error) {
 			if match(c.ID, c.Categories) {
 				picked = append(picked, c)
 			}
+		}
+		if why := unknownCategories(sel.Categories, cases); why != "" {
+			return nil, fmt.Errorf("-category: %s in %s", why, r.Corpus.Dir) // a typo would shrink the selection unseen
 		}
 		if len(picked) == 0 {
 			return nil, fmt.Errorf("the selection (%s) matches none of the %d cases in %s", sel.Criteria(), len(cases), r.Corpus.Dir)
@@ -482,6 +486,35 @@ func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extracto
 	r.Eval = eval.NewReport(results, eopt)
 	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(inputs), Skipped: len(cases) - len(inputs)})
 	return nil
+}
+
+// unknownCategories says which of want no case has, each with the closest category a case
+// has (within two edits), or returns "".
+func unknownCategories(want []string, cases []*corpus.Case) string {
+	have := map[string]bool{}
+	for _, c := range cases {
+		for _, cat := range c.Categories {
+			have[cat] = true
+		}
+	}
+	var why []string
+	for _, w := range want {
+		if have[w] {
+			continue
+		}
+		best, bestD := "", 3
+		for cat := range have {
+			if d := textdiff.EditDistance(w, cat); d < bestD || d == bestD && cat < best {
+				best, bestD = cat, d
+			}
+		}
+		if best != "" {
+			why = append(why, fmt.Sprintf("no case has category %s (did you mean %s?)", w, best))
+		} else {
+			why = append(why, "no case has category "+w)
+		}
+	}
+	return strings.Join(why, "; ")
 }
 
 // meter counts the steps of one stage for Options.Progress, from any goroutine.

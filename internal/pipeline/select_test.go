@@ -53,6 +53,7 @@ func TestRunSelect(t *testing.T) {
 	}{
 		{report.Selection{Run: "no-case-is-called-this"}, "matches none of the"},
 		{report.Selection{Run: "a("}, "bad -run pattern"},
+		{report.Selection{Categories: []string{"truncted", "eval"}}, "no case has category truncted (did you mean truncated?)"},
 	} {
 		opt.Select = &tc.sel
 		if _, err := Run(opt); err == nil || !strings.Contains(err.Error(), tc.want) {
