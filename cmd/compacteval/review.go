@@ -48,7 +48,8 @@ review holds:
 
 Prints Markdown for a pull-request comment; -markdown and -html also write it to files
 (the HTML page is self-contained, with side-by-side diffs); -json prints one document
-(schema_version) instead. Progress goes to stderr.
+(schema_version) instead. Progress goes to stderr: each build and each side's stages, with
+their elapsed time (as run's).
 
 Exit codes: 0 nothing regressed; 1 a case moved away from intended (more cases than the
 gate config's allowed_drop.intended_cases for that extractor, 0 by default), or a drift

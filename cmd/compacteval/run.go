@@ -26,7 +26,9 @@ Writes, in -out:
   report.md     for a pull-request comment or GITHUB_STEP_SUMMARY
   report.html   one self-contained page with tables, charts and side-by-side diffs
 
-Prints a short table to stdout, progress to stderr (a bar on a terminal, lines otherwise).
+Prints a short table to stdout, progress to stderr with each stage's elapsed time (one line
+redrawn on a terminal; otherwise a line as each stage ends, and one every 2 s during a long
+one: COMPACTEVAL_PROGRESS_EVERY sets the interval, 0 keeps only the stage ends).
 
 %s
 %s
