@@ -2,6 +2,8 @@ package main
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -87,5 +89,30 @@ func TestProgressTerminal(t *testing.T) {
 		"\r\x1b[Kcompacteval run: fuzz: 0/1 extractors, 1.0s\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("terminal progress mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestProgressConcurrent steps one stage from several goroutines while the ticker writes
+// lines (go test -race checks the locking); the stage's end is written once.
+func TestProgressConcurrent(t *testing.T) {
+	t.Setenv("COMPACTEVAL_PROGRESS_EVERY", "1ms")
+	var b strings.Builder
+	p := newProgress("run", &b)
+	p.update("drift", 0, 4000)
+	var wg sync.WaitGroup
+	var done atomic.Int64
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				p.update("drift", int(done.Add(1)), 4000)
+			}
+		}()
+	}
+	wg.Wait()
+	p.done()
+	if n := strings.Count(b.String(), "drift: 4000/4000 samples"); n != 1 {
+		t.Errorf("the stage's end line is written %d times, want once:\n%s", n, b.String())
 	}
 }
