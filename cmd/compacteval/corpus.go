@@ -44,6 +44,9 @@ Examples:
   compacteval corpus stats -json corpus/cases
 `
 
+// corpusSubcommands are corpus's subcommands, for the shell completion.
+var corpusSubcommands = []string{"lint", "stats", "list", "fmt"}
+
 func runCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, corpusUsage)

@@ -9,7 +9,8 @@ import (
 	"github.com/compacteval/compacteval/internal/pipeline"
 )
 
-const driftUsage = `Usage: compacteval drift [-extractor X]... [-corpus DIR|embedded]... [-seed N] [-n N] [-json]
+const driftUsage = `Usage: compacteval drift [-extractor X]... [-corpus DIR|embedded]... [-drift-seed N] [-drift-n N]
+         [-run REGEXP] [-category C]... [-failed FILE] [-json]
 
 Mutates the well-formed corpus cases the way drifting models break the format (fuzz/drift's
 operators: tag case, missing tags, fences, line terminators, retries, truncation, loops, ...)
@@ -22,29 +23,37 @@ percentages:
   lost    the extractor returns nothing, or under half of the intended summary's lines, out
           of the unambiguous samples with a summary intended
 
-"single" rows apply one operator to N samples; "composed" rows count every sample of 2 or 3
-operators (N per operator in all) under each operator taking part. A percentage is never
-rounded to 0 or 100 unless it is exactly that. The same seed, N and corpus give the same
-output.
+"single" rows apply one operator to -drift-n samples; "composed" rows count every sample of
+2 or 3 operators (-drift-n per operator in all) under each operator taking part. A
+percentage is never rounded to 0 or 100 unless it is exactly that. The same -drift-seed,
+-drift-n and corpus give the same output.
 
 %s
+%s
+-drift-seed and -drift-n have these names in run and review too (-seed and -n still work).
+
 Exit codes: 0 the matrix was printed (it is a report, not a gate); 2 usage error, unreadable
 corpus, no well-formed case to mutate, or an external extractor that failed.
 
 Examples:
   compacteval drift
   compacteval drift -extractor cmd:'python3 tools/extract.py'
-  compacteval drift -seed 7 -n 500
+  compacteval drift -drift-seed 7 -drift-n 500
+  compacteval drift -run '^well-formed/csv'
   compacteval drift -json | jq '.single[] | {operator, cells}'
 `
 
 func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("drift", fmt.Sprintf(driftUsage, inputsHelp()), stderr)
+	fs := newFlags("drift", fmt.Sprintf(driftUsage, inputsHelp(), selectionUsage), stderr)
 	var in inputs
 	in.register(fs)
-	seed := fs.Int64("seed", 1, "seed of every mutation")
-	n := fs.Int("n", 100, "samples per operator")
-	maxN := fs.Int("max-samples", drift.MaxN, "the largest -n accepted")
+	var pick selection
+	pick.register(fs)
+	seed := fs.Int64("drift-seed", 1, "seed of every mutation")
+	n := fs.Int("drift-n", 100, "samples per operator")
+	alias(fs, "seed", "drift-seed")
+	alias(fs, "n", "drift-n")
+	maxN := fs.Int("max-samples", drift.MaxN, "the largest -drift-n accepted")
 	asJSON := fs.Bool("json", false, "print the matrix as one JSON document")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -54,8 +63,12 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if err := drift.CheckNWithin(*n, *maxN); err != nil {
-		fmt.Fprintf(stderr, "compacteval drift: -n: %v\n", err)
+		fmt.Fprintf(stderr, "compacteval drift: -drift-n: %v\n", err)
 		return exitError
+	}
+	sel, code, ok := pick.selected("drift", stdin, stderr)
+	if !ok {
+		return code
 	}
 	exs, c, ok := in.open("drift", stderr)
 	if !ok {
@@ -66,7 +79,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval drift: %d problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), len(c.Cases))
 	}
 	p := newProgress("drift", stderr)
-	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, SkipEval: true, Progress: p.update})
+	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, SkipEval: true, Select: sel, Progress: p.update})
 	p.done()
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval drift: %v\n", err)
@@ -80,7 +93,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func printMatrix(w io.Writer, m drift.MatrixResult, dir string) {
-	fmt.Fprintf(w, "drift: seed %d, %d well-formed pairs from %s, %d extractors\n", m.Seed, len(m.Pairs), dir, len(m.Extractors))
+	fmt.Fprintf(w, "drift: seed %d, %s from %s, %s\n", m.Seed, plural(len(m.Pairs), "well-formed pair"), dir, plural(len(m.Extractors), "extractor"))
 	fmt.Fprintf(w, "each extractor's cell: exact%% leak%% lost%% (compacteval drift -h defines them)\n")
 	fmt.Fprintf(w, "\nsingle operator, %s each\n", plural(m.N, "sample"))
 	printHeader(w, m.Extractors)

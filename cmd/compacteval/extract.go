@@ -14,7 +14,7 @@ import (
 
 const extractUsage = `Usage: compacteval extract [-json] [-extractor NAME] [FILE]
 
-Reads one model response from FILE (or stdin) and prints the summary an extractor takes from
+Reads one model response from FILE (stdin without one, or for -) and prints the summary an extractor takes from
 it. Exit 1 when no summary is found.
 
 Examples:
@@ -45,6 +45,9 @@ func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch fs.NArg() {
 	case 0:
 	case 1:
+		if fs.Arg(0) == "-" {
+			break
+		}
 		f, err := os.Open(fs.Arg(0))
 		if err != nil {
 			fmt.Fprintf(stderr, "compacteval extract: %v\n", err)

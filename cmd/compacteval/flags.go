@@ -19,27 +19,66 @@ var helpOut io.Writer = io.Discard
 // and, after the error, to stderr for a bad flag.
 func newFlags(name, text string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	out := &flagOutput{stderr: stderr}
+	out := &flagOutput{stderr: stderr, hidden: map[string]string{}}
 	fs.SetOutput(out)
 	fs.Usage = func() {
 		fmt.Fprint(out, text)
 		fmt.Fprintln(out, "\nFlags:")
-		fs.PrintDefaults()
+		visible(fs).PrintDefaults()
 	}
 	return fs
 }
 
 // flagOutput holds what the flag package prints until parseFlags knows whether it answers
-// -h (stdout) or reports an error (stderr).
+// -h (stdout) or reports an error (stderr), and the flag set's hidden aliases.
 type flagOutput struct {
 	bytes.Buffer
 	stderr io.Writer
+	hidden map[string]string // an old flag name -> the name it stands for
 }
+
+// alias defines old as a hidden second name of the flag name: an older spelling that
+// still works and that neither the usage nor the shell completion shows.
+func alias(fs *flag.FlagSet, old, name string) {
+	f := fs.Lookup(name)
+	if f == nil {
+		panic("alias of undefined flag -" + name)
+	}
+	fs.Var(f.Value, old, "the old name of -"+name)
+	if out, ok := fs.Output().(*flagOutput); ok {
+		out.hidden[old] = name
+	}
+}
+
+// visible returns a flag set with the flags of fs that are not hidden aliases, with their
+// defaults (as defined, not as set).
+func visible(fs *flag.FlagSet) *flag.FlagSet {
+	out, _ := fs.Output().(*flagOutput)
+	v := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	v.SetOutput(fs.Output())
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, hidden := out.hidden[f.Name]; out != nil && hidden {
+			return
+		}
+		v.Var(f.Value, f.Name, f.Usage)
+		v.Lookup(f.Name).DefValue = f.DefValue
+	})
+	return v
+}
+
+// captureFlags, when set, is given each command's flag set instead of parsing it (the
+// command then ends with exitOK): shell completion lists the flags this way, from the
+// flag sets themselves.
+var captureFlags func(fs *flag.FlagSet)
 
 // parseFlags parses args, flags and positional arguments in any order (a lone "--" ends the
 // flags), and returns the exit code to end with, or -1 to go on. A mistyped flag gets a
 // suggestion.
 func parseFlags(fs *flag.FlagSet, args []string) int {
+	if captureFlags != nil {
+		captureFlags(visible(fs))
+		return exitOK
+	}
 	out, _ := fs.Output().(*flagOutput)
 	var positional []string
 	for {
@@ -81,7 +120,11 @@ func suggestFlag(fs *flag.FlagSet, err error) string {
 	}
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	return closest(strings.TrimLeft(strings.TrimPrefix(msg, prefix), "-"), names)
+	s := closest(strings.TrimLeft(strings.TrimPrefix(msg, prefix), "-"), names)
+	if out, ok := fs.Output().(*flagOutput); ok && out.hidden[s] != "" {
+		s = out.hidden[s] // an old name is suggested as its new one
+	}
+	return s
 }
 
 // closest returns the name within two edits of s (the fewest), or "".

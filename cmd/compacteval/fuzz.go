@@ -14,7 +14,7 @@ import (
 )
 
 const fuzzUsage = `Usage: compacteval fuzz [-extractor X]... [-corpus DIR|embedded]... [-time D] [-seed N]
-         [-size N] [-inbox DIR] [-json] [-timeout D]
+         [-size N] [-out DIR] [-run REGEXP] [-category C]... [-failed FILE] [-json] [-timeout D]
 
 Holds each extractor to the properties compacteval's robust extractor is held to, over the
 corpus responses, a time check and, for -time, generated answers (drift mutations of the
@@ -33,31 +33,38 @@ well-formed cases composed, structured tag soups, closed analysis blocks between
                     100 quadratic), and an answer past -timeout is a timeout
 
 Every failure is minimized (lines, then characters, removed while it still fails) and the
-first few of each property are written as new cases in -inbox (default corpus/inbox),
+first few of each property are written as new cases in -out (default corpus/inbox),
 each in a category folder, never overwriting a file, marked "not yet reviewed by a
-person" with robust's extraction standing in for intended. Prints executions per second.
+person" with robust's extraction standing in for intended. Prints executions per second. A selection
+(-run, -category, -failed) chooses the corpus cases fuzzed and mutated.
 
 %s
+%s
+-out is the folder record writes its new cases to as well (-inbox still works).
+
 Exit codes: 0 no property failed; 1 a property failed; 2 usage or operational error, or
 an extractor that stopped answering.
 
 Examples:
   compacteval fuzz -extractor robust -time 10s
   compacteval fuzz -extractor module:src/compaction.ts -time 60s
-  compacteval fuzz -extractor cmd:'python3 tools/extract.py' -inbox /tmp/found -json
+  compacteval fuzz -extractor cmd:'python3 tools/extract.py' -out /tmp/found -json
 `
 
 // fuzzDefaultTime is -time without the flag.
 const fuzzDefaultTime = 30 * time.Second
 
 func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("fuzz", fmt.Sprintf(fuzzUsage, inputsHelp()), stderr)
+	fs := newFlags("fuzz", fmt.Sprintf(fuzzUsage, inputsHelp(), selectionUsage), stderr)
 	var in inputs
 	in.register(fs)
 	d := fs.Duration("time", fuzzDefaultTime, "how long generated answers are sent to each extractor")
 	seed := fs.Int64("seed", 1, "seed of the generated answers")
 	size := fs.Int("size", fuzz.DefaultSize, "bytes of the small input of the time check (the large is 10x); 0 skips it")
-	inbox := fs.String("inbox", filepath.Join("corpus", "inbox"), "folder for the failures as new cases (\"\" writes none)")
+	inbox := fs.String("out", filepath.Join("corpus", "inbox"), "folder for the failures as new cases (\"\" writes none)")
+	alias(fs, "inbox", "out")
+	var pick selection
+	pick.register(fs)
 	asJSON := fs.Bool("json", false, "print the report document (its fuzz section) instead of the summary")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -70,6 +77,10 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "compacteval fuzz: -time and -size must not be negative")
 		return exitError
 	}
+	sel, code, ok := pick.selected("fuzz", stdin, stderr)
+	if !ok {
+		return code
+	}
 	exs, c, ok := in.open("fuzz", stderr)
 	if !ok {
 		return exitError
@@ -80,7 +91,7 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opt.Size = -1
 	}
 	p := newProgress("fuzz", stderr)
-	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, SkipEval: true, Fuzz: &opt, Progress: p.update})
+	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, SkipEval: true, Fuzz: &opt, Select: sel, Progress: p.update})
 	p.done()
 	if err != nil && (r == nil || len(r.Fuzz) == 0) {
 		fmt.Fprintf(stderr, "compacteval fuzz: %v\n", err)

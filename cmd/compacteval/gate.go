@@ -16,10 +16,11 @@ const gateUsage = `Usage: compacteval gate -baseline FILE [-config gate.yaml] [-
          [-markdown-full FILE] [-markdown-limit N] [-report-url URL] [-allow-corpus-change] [REPORT.json]
        compacteval gate -bless -baseline FILE [REPORT.json]
 
-Compares a run (REPORT.json, default reports/latest/report.json) with a blessed baseline
-and fails on a regression: a case an extractor handled that it no longer handles, a rate or
-score that fell further than gate.yaml allows, a must_pass case that fails, a removed case,
-a run problem (golden mismatch, unlisted deviation). Each regression prints as
+Compares a run (REPORT.json, default reports/latest/report.json; - reads it from stdin)
+with a blessed baseline and fails on a regression: a case an extractor handled that it no
+longer handles, a rate or score that fell further than gate.yaml allows, a must_pass case
+that fails, a removed case, a run problem (golden mismatch, unlisted deviation). Each
+regression prints as
 
   case: metric was -> now (allowed drop)
 
@@ -34,6 +35,9 @@ failure), the regressions in the failures' bodies.
 
 -bless writes the run as the new baseline (without the texts a baseline does not need);
 nothing else changes the baseline. Bless only a run you have read.
+
+A run on a selection of cases (run -run, -category, -failed) is gated on those cases only
+and says so ("gate passed on a selection of 13 of 215 cases ..."); it is never blessed.
 
 The two reports must have run on the same corpus (the digest of its cases) with the same
 drift seed and samples; otherwise the gate refuses them (exit 2) unless
@@ -80,7 +84,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		runPath = fs.Arg(0)
 	}
-	run, err := report.Read(runPath)
+	run, err := readReport(runPath, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
@@ -132,11 +136,15 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, r := range res.Regressions {
 		fmt.Fprintln(stdout, r)
 	}
+	on := "" // a selection is never taken for a full run
+	if res.Selection != nil {
+		on = " on a selection of " + res.Selection.String()
+	}
 	if res.Passed() {
-		fmt.Fprintf(stdout, "gate passed: %s against %s, %s\n", plural(res.Checks, "check"), *baselinePath, plural(len(res.Notes), "note"))
+		fmt.Fprintf(stdout, "gate passed%s: %s against %s, %s\n", on, plural(res.Checks, "check"), *baselinePath, plural(len(res.Notes), "note"))
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "gate failed: %s in %s against %s\n", plural(len(res.Regressions), "regression"), plural(res.Checks, "check"), *baselinePath)
+	fmt.Fprintf(stdout, "gate failed%s: %s in %s against %s\n", on, plural(len(res.Regressions), "regression"), plural(res.Checks, "check"), *baselinePath)
 	return exitProblem
 }
 
@@ -144,6 +152,10 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) int {
 	if !run.Complete {
 		fmt.Fprintf(stderr, "compacteval gate: refusing to bless a partial run (stages %s)\n", strings.Join(run.Stages, ", "))
+		return exitError
+	}
+	if run.Selection != nil {
+		fmt.Fprintf(stderr, "compacteval gate: refusing to bless a run on a selection of %s; bless a run on every case\n", run.Selection)
 		return exitError
 	}
 	if len(run.Problems) > 0 {

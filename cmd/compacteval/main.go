@@ -85,6 +85,7 @@ func commands() []command {
 		{"init", "write gate.yaml, a GitHub Actions workflow and the first baseline for a repository", runInit},
 		{"review", "what a prompt or extractor change does, for a pull-request review", runReview},
 		{"record", "send corpus conversations to a real model; write its answers as new cases", runRecord},
+		{"completion", "print a shell completion script for bash, zsh or fish", runCompletion},
 	}
 }
 
@@ -137,7 +138,7 @@ func suggestCommand(name string) string {
 func usage(w io.Writer) {
 	fmt.Fprint(w, "compacteval evaluates and fuzzes the compaction prompt and its summary extractors.\n\nUsage:\n  compacteval <command> [flags] [args]\n\nCommands:\n")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nRun compacteval help <command> (or compacteval <command> -h) for a command's flags and\nexamples; compacteval version prints the version. Flags may come before or after a\ncommand's arguments.\nExit codes: 0 success, 1 a problem was found, 2 usage or operational error.\n")
 }

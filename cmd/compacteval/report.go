@@ -9,10 +9,11 @@ import (
 
 const reportUsage = `Usage: compacteval report [-format md|html|junit] [-o FILE] REPORT.json
 
-Renders a report.json that compacteval run wrote, without running anything again: Markdown
-(the default), the self-contained HTML page, or JUnit XML (one testsuite per extractor, a
-testcase per corpus case, failing where the run found a problem; a drift testsuite with a
-testcase per extractor and an eval testsuite with a testcase per eval case).
+Renders a report.json that compacteval run wrote (- reads it from stdin), without running
+anything again: Markdown (the default), the self-contained HTML page, or JUnit XML (one
+testsuite per extractor, a testcase per corpus case, failing where the run found a problem;
+a drift testsuite with a testcase per extractor and an eval testsuite with a testcase per
+eval case).
 
 Exit codes: 0 rendered; 2 usage error, unreadable report or another schema version.
 
@@ -33,7 +34,7 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval report: want one report.json, got %d arguments\n", fs.NArg())
 		return exitError
 	}
-	r, err := report.Read(fs.Arg(0))
+	r, err := readReport(fs.Arg(0), stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval report: %v\n", err)
 		return exitError

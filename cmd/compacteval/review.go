@@ -17,6 +17,7 @@ import (
 )
 
 const reviewUsage = `Usage: compacteval review BASE HEAD [-corpus DIR] [-drift-n N] [-drift-seed N]
+         [-run REGEXP] [-category C]... [-failed FILE]
          [-eval-extractor NAME] [-config gate.yaml] [-json] [-markdown FILE] [-html FILE]
 
 Shows what a change to the compaction prompt or to an extractor does, for the reviewer of a
@@ -33,7 +34,9 @@ pull request. BASE and HEAD are each one of
   -base-cmd C / -head-cmd C         a command, run with sh -c, that answers the reference
                                     protocol (docs/protocol.md) on stdin and stdout
 
-Both versions run on the same corpus (-corpus, of the working tree). The review holds:
+Both versions run on the same corpus (-corpus, of the working tree), or on the same
+selection of its cases (-run REGEXP, -category C, -failed FILE: as run selects them). The
+review holds:
 
   - a word diff of the instruction text and of every rendered text (each reason, with and
     without custom instructions and a kept tail; the continuation summary)
@@ -45,7 +48,8 @@ Both versions run on the same corpus (-corpus, of the working tree). The review 
 
 Prints Markdown for a pull-request comment; -markdown and -html also write it to files
 (the HTML page is self-contained, with side-by-side diffs); -json prints one document
-(schema_version) instead. Progress goes to stderr.
+(schema_version) instead. Progress goes to stderr: each build and each side's stages, with
+their elapsed time (as run's).
 
 Exit codes: 0 nothing regressed; 1 a case moved away from intended (more cases than the
 gate config's allowed_drop.intended_cases for that extractor, 0 by default), or a drift
@@ -69,6 +73,8 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&head.File, "head-file", "", "head module or instruction text `FILE`")
 	fs.StringVar(&base.Command, "base-cmd", "", "base `command` speaking the protocol (sh -c)")
 	fs.StringVar(&head.Command, "head-cmd", "", "head `command` speaking the protocol (sh -c)")
+	var pick selection
+	pick.register(fs)
 	var corpora extractor.Values
 	fs.Var(&corpora, "corpus", "a corpus both versions run on: embedded or a `DIR` (may repeat; default embedded)")
 	timeout := fs.Duration("timeout", extractor.DefaultTimeout, "the longest wait for one answer of a version's process")
@@ -112,6 +118,10 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	sel, code, ok := pick.selected("review", stdin, stderr)
+	if !ok {
+		return code
+	}
 	cfg, err := reviewConfig(*configPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
@@ -126,16 +136,23 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval review: %d corpus problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), len(c.Cases))
 		c.Problems = nil
 	}
+	if c, err = selectCases(c, sel); err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
+	}
 
-	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout})
+	p := newProgress("review", stderr)
+	defer p.done()
+	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout, Progress: p.step})
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 		return exitError
 	}
 	r, err := review.Compare(b, h, review.Options{
 		Corpus: c, DriftSeed: *seed, DriftN: *n,
-		EvalExtractor: *evalEx, Gate: cfg, Log: stderr,
+		EvalExtractor: *evalEx, Gate: cfg, Log: stderr, Progress: p.step,
 	})
+	p.done()
 	if cerr := errors.Join(b.Close(), h.Close()); cerr != nil && err == nil {
 		fmt.Fprintf(stderr, "compacteval review: warning: %v\n", cerr)
 	}

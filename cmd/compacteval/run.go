@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 )
 
 const runUsage = `Usage: compacteval run [-extractor X]... [-corpus DIR|embedded]... [-out DIR]
+         [-run REGEXP] [-category C]... [-failed FILE]
          [-drift-seed N] [-drift-n N] [-eval-extractor NAME] [-timeout D]
 
 Does the whole job on a corpus: runs every extractor over every case, checks the goldens
@@ -26,8 +26,11 @@ Writes, in -out:
   report.md     for a pull-request comment or GITHUB_STEP_SUMMARY
   report.html   one self-contained page with tables, charts and side-by-side diffs
 
-Prints a short table to stdout, progress to stderr (a bar on a terminal, lines otherwise).
+Prints a short table to stdout, progress to stderr with each stage's elapsed time (one line
+redrawn on a terminal; otherwise a line as each stage ends, and one every 2 s during a long
+one: COMPACTEVAL_PROGRESS_EVERY sets the interval, 0 keeps only the stage ends).
 
+%s
 %s
 Exit codes: 0 the run found no problem; 1 it found problems (a golden mismatch, a
 deviation from intended that known_deviations does not list, a listed one that no longer
@@ -38,13 +41,17 @@ Examples:
   compacteval run
   compacteval run -extractor module:src/compaction.ts
   compacteval run -extractor seed -extractor cmd:'python3 tools/extract.py' -corpus embedded -corpus my-cases
+  compacteval run -run '^fenced/' -category truncated,line-endings
+  compacteval run -failed reports/latest/report.json -out /tmp/rerun
   compacteval run -out /tmp/ce && open /tmp/ce/report.html
 `
 
 func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("run", fmt.Sprintf(runUsage, inputsHelp()), stderr)
+	fs := newFlags("run", fmt.Sprintf(runUsage, inputsHelp(), selectionUsage), stderr)
 	var in inputs
 	in.register(fs)
+	var pick selection
+	pick.register(fs)
 	out := fs.String("out", filepath.Join("reports", "latest"), "folder for report.json, report.md and report.html")
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
 	n := fs.Int("drift-n", 100, "drift samples per operator (0 skips drift: a partial run)")
@@ -63,6 +70,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	sel, code, ok := pick.selected("run", stdin, stderr)
+	if !ok {
+		return code
+	}
 	exs, c, ok := in.open("run", stderr)
 	if !ok {
 		return exitError
@@ -71,7 +82,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	p := newProgress("run", stderr)
 	r, err := pipeline.Run(pipeline.Options{
 		Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n,
-		EvalExtractor: *evalEx, Progress: p.update,
+		EvalExtractor: *evalEx, Select: sel, Progress: p.update,
 	})
 	p.done()
 	if err != nil {
@@ -104,12 +115,16 @@ func writeReports(r *report.Report, dir string) error {
 }
 
 func printRunSummary(w io.Writer, r *report.Report, out string) {
-	fmt.Fprintf(w, "compacteval run: %s from %s, stages %s\n\n", plural(r.Corpus.Cases, "case"), r.Corpus.Dir, strings.Join(r.Stages, ", "))
+	if r.Selection != nil {
+		fmt.Fprintf(w, "compacteval run: %s from %s, stages %s\n\n", r.Selection, r.Corpus.Dir, strings.Join(r.Stages, ", "))
+	} else {
+		fmt.Fprintf(w, "compacteval run: %s from %s, stages %s\n\n", plural(r.Corpus.Cases, "case"), r.Corpus.Dir, strings.Join(r.Stages, ", "))
+	}
 	width := len("extractor")
 	for _, e := range r.Extractors {
 		width = max(width, len(e.Name))
 	}
-	drifted := slices.Contains(r.Stages, pipeline.StageDrift)
+	drifted := slices.Contains(r.Stages, pipeline.StageDrift) && len(r.Drift.Pairs) > 0 // a selection may have none
 	fmt.Fprintf(w, "%-*s %9s %8s %12s %8s\n", width, "extractor", "intended", "rate", "drift exact", "golden")
 	for _, e := range r.Extractors {
 		golden := "ok"
@@ -153,53 +168,4 @@ func meanOrDash(m *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", *m)
-}
-
-// progress shows the run's stages on stderr: a bar redrawn in place on a terminal, one
-// line per stage otherwise.
-type progress struct {
-	name     string // the command, for plain lines
-	w        io.Writer
-	terminal bool
-	stage    string
-	last     int // the last percentage drawn
-}
-
-func newProgress(name string, w io.Writer) *progress {
-	p := &progress{name: name, w: w, last: -1}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal = true
-		}
-	}
-	return p
-}
-
-func (p *progress) update(stage string, done, total int) {
-	if stage != p.stage {
-		if p.terminal && p.stage != "" {
-			fmt.Fprintln(p.w)
-		}
-		p.stage, p.last = stage, -1
-		if !p.terminal {
-			fmt.Fprintf(p.w, "compacteval %s: %s...\n", p.name, stage)
-		}
-	}
-	if !p.terminal || total == 0 {
-		return
-	}
-	pct := 100 * done / total
-	if pct == p.last {
-		return
-	}
-	p.last = pct
-	const width = 30
-	bar := strings.Repeat("#", pct*width/100) + strings.Repeat(".", width-pct*width/100)
-	fmt.Fprintf(p.w, "\r%-8s [%s] %3d%% %d/%d", stage, bar, pct, done, total)
-}
-
-func (p *progress) done() {
-	if p.terminal && p.stage != "" {
-		fmt.Fprintln(p.w)
-	}
 }

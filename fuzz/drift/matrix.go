@@ -262,6 +262,16 @@ func plan(npairs int, seed int64, n, nops int) []job {
 	return jobs
 }
 
+// Samples returns the number of samples Matrix and Responses make for n samples per
+// operator (and a well-formed pair at least): n unchanged, n per operator alone, and n per
+// operator composed.
+func Samples(n int) int {
+	if n < 1 {
+		return 0
+	}
+	return n * (1 + 2*len(Operators()))
+}
+
 // run makes and judges every job, in parallel; results[i] belongs to jobs[i].
 func run(jobs []job, pairs []Pair, extractors []compact.Extractor, ops []Operator) []result {
 	results := make([]result, len(jobs))

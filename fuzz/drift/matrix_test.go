@@ -136,3 +136,19 @@ func TestCheckN(t *testing.T) {
 		}
 	}
 }
+
+func TestSamples(t *testing.T) {
+	pairs := corpusPairs(t)
+	for _, n := range []int{1, 3} {
+		m := drift.Matrix(pairs, nil, 1, n)
+		if got, want := drift.Samples(n), m.Total.Samples; got != want {
+			t.Errorf("Samples(%d) = %d, want %d (the matrix's samples)", n, got, want)
+		}
+		if got, want := drift.Samples(n), len(drift.Responses(pairs, 1, n)); got != want {
+			t.Errorf("Samples(%d) = %d, want %d (len(Responses))", n, got, want)
+		}
+	}
+	if got := drift.Samples(0); got != 0 {
+		t.Errorf("Samples(0) = %d, want 0", got)
+	}
+}

@@ -391,6 +391,10 @@ type Result struct {
 	// only on the baseline, the run's extractors and the config, never on what failed, so
 	// a JUnit file made from it has the same testcases on a pass and on a failure.
 	Families []Family `json:"families"`
+	// Selection is the run's selection when it ran on some cases only: the gate compared
+	// those (a case it did not select is not a removed one), and nothing that depends on
+	// the whole corpus (the drift and eval totals) unless both ran on the same cases.
+	Selection *report.Selection `json:"selection,omitempty"`
 }
 
 // Family is one family of checks of one extractor ("" for the corpus and eval), such as
@@ -443,10 +447,20 @@ func Check(baseline, run *report.Report, cfg Config) (Result, error) {
 	if err := comparable(baseline, run); err != nil && !cfg.AllowCorpusChange {
 		return Result{}, err
 	}
+	if !baseline.Selection.Empty() && !baseline.Selection.Same(run.Selection) {
+		return Result{}, fmt.Errorf("%w: the baseline ran on a selection of %s; bless a run on every case", ErrIncomparable, baseline.Selection)
+	}
 	if err := checkMustPassNames(run, cfg); err != nil {
 		return Result{}, err
 	}
-	g := &checker{cfg: cfg, index: map[[2]string]int{}}
+	g := &checker{cfg: cfg, index: map[[2]string]int{}, selected: func(string, []string) bool { return true }}
+	if !run.Selection.Empty() {
+		match, err := run.Selection.Matcher()
+		if err != nil {
+			return Result{}, fmt.Errorf("%w: the run's selection: %w", ErrIncomparable, err)
+		}
+		g.selected, g.res.Selection = match, run.Selection
+	}
 	g.families(baseline, run)
 	g.problems(run)
 	g.extractors(baseline, run)
@@ -496,6 +510,8 @@ type checker struct {
 	res   Result
 	fams  []*Family
 	index map[[2]string]int // family name and extractor -> index in fams
+	// selected reports whether the run selected a case (every case without a selection).
+	selected func(id string, categories []string) bool
 }
 
 // Families of checks: per extractor, of the corpus, and of eval.
@@ -650,7 +666,11 @@ func (g *checker) extractors(baseline, run *report.Report) {
 		// to the corpus is not a regression (new_case says what a new case means).
 		wasRate, nowRate := commonRates(baseline, run, was.Name)
 		g.share(g.family(famRate, was.Name), "(all)", was.Name+" intended_rate (common cases)", wasRate, nowRate, rate)
-		g.share(g.family(famDrift, was.Name), "(all)", was.Name+" drift_exact", was.DriftExact, e.DriftExact, drift)
+		if g.res.Selection == nil || slices.Equal(baseline.Drift.Pairs, run.Drift.Pairs) {
+			g.share(g.family(famDrift, was.Name), "(all)", was.Name+" drift_exact", was.DriftExact, e.DriftExact, drift)
+		} else {
+			g.note("%s drift_exact not compared: the selection's drift matrix mutates %d of the baseline's %d well-formed cases", was.Name, len(run.Drift.Pairs), len(baseline.Drift.Pairs))
+		}
 	}
 }
 
@@ -700,6 +720,9 @@ func (g *checker) cases(baseline, run *report.Report) {
 	for _, b := range baseline.Cases {
 		was[b.ID] = true
 		c, ok := now[b.ID]
+		if !ok && !g.selected(b.ID, b.Categories) {
+			continue // not selected: neither removed nor lost
+		}
 		if !ok {
 			f := g.family(famCases, "")
 			g.checked(f)
@@ -786,7 +809,9 @@ func (g *checker) mustPass(run *report.Report) {
 				}
 			}
 		}
-		if matched == 0 {
+		if matched == 0 && g.res.Selection != nil {
+			g.note("must_pass %s for %s: no selected case matches", strings.Join(m.Cases, ","), m.Extractor)
+		} else if matched == 0 {
 			g.fail(f, Regression{Case: strings.Join(m.Cases, ","), Metric: m.Extractor + " must_pass", Extractor: m.Extractor, Was: "cases", Now: "none matched", Allowed: "a must_pass entry must match a case"})
 		}
 	}
@@ -823,6 +848,10 @@ func matchAny(patterns []string, id string) bool {
 func (g *checker) eval(baseline, run *report.Report) {
 	d := g.cfg.AllowedDrop
 	bt, rt := baseline.Eval.Totals, run.Eval.Totals
+	if g.res.Selection != nil && !sameEvalCases(baseline, run) {
+		g.note("eval totals not compared: the selection scored %d of the baseline's %d eval cases", len(run.Eval.Cases), len(baseline.Eval.Cases))
+		bt, rt = eval.Totals{}, eval.Totals{}
+	}
 	if m, ok := mean(bt.Coverage); ok {
 		n, _ := mean(rt.Coverage)
 		g.share(g.family(famCoverage, ""), "(eval)", "coverage", m, n, d.Coverage)
@@ -860,6 +889,23 @@ func (g *checker) eval(baseline, run *report.Report) {
 			g.share(g.family(famCaseBoundary, ""), b.ID, "boundary_coverage", w, n, d.CaseBoundaryCoverage)
 		}
 	}
+}
+
+// sameEvalCases reports whether the two reports scored the same eval cases.
+func sameEvalCases(a, b *report.Report) bool {
+	if len(a.Eval.Cases) != len(b.Eval.Cases) {
+		return false
+	}
+	ids := map[string]bool{}
+	for _, c := range a.Eval.Cases {
+		ids[c.ID] = true
+	}
+	for _, c := range b.Eval.Cases {
+		if !ids[c.ID] {
+			return false
+		}
+	}
+	return true
 }
 
 func mean(a eval.Aggregate) (float64, bool) {

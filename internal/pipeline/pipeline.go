@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
@@ -26,6 +27,7 @@ import (
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/par"
 	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/textdiff"
 )
 
 // Stages a report can hold, in the order they run.
@@ -35,6 +37,9 @@ const (
 	StageDrift   = "drift"
 	StageEval    = "eval"
 	StageFuzz    = "fuzz"
+	// StageDriftSend is not a stage of the report: the progress of sending the drift
+	// samples to the external extractors ahead of the matrix.
+	StageDriftSend = "drift-send"
 )
 
 // Options configure a run.
@@ -55,7 +60,13 @@ type Options struct {
 	// KeepSummaries keeps every result's summary in the report (review compares them);
 	// otherwise only those of cases shown in detail are kept.
 	KeepSummaries bool
-	// Progress, when set, is told each stage as it starts and each step done of total.
+	// Select, when it selects by anything, runs only the cases it matches; the report
+	// records it (report.Selection) with the digest of the whole corpus, so that the gate
+	// compares the selected cases only, and only with a baseline of the same corpus.
+	Select *report.Selection
+	// Progress, when set, is told each stage as it starts and each step done of total:
+	// answers (texts times extractors) for extract and drift-send, samples for drift, cases
+	// for eval, extractors for fuzz. It may be called from several goroutines at once.
 	Progress func(stage string, done, total int)
 }
 
@@ -92,18 +103,38 @@ func Run(opt Options) (*report.Report, error) {
 		r.Problems = append(r.Problems, report.Problem{Kind: "load-error", Case: p.File, Detail: p.String()})
 	}
 	exs := opt.Extractors
+	if !opt.Select.Empty() {
+		sel := *opt.Select
+		match, err := sel.Matcher()
+		if err != nil {
+			return nil, err
+		}
+		var picked []*corpus.Case
+		for _, c := range cases {
+			if match(c.ID, c.Categories) {
+				picked = append(picked, c)
+			}
+		}
+		if why := unknownCategories(sel.Categories, cases); why != "" {
+			return nil, fmt.Errorf("-category: %s in %s", why, r.Corpus.Dir) // a typo would shrink the selection unseen
+		}
+		if len(picked) == 0 {
+			return nil, fmt.Errorf("the selection (%s) matches none of the %d cases in %s", sel.Criteria(), len(cases), r.Corpus.Dir)
+		}
+		sel.Cases, sel.Of = len(picked), len(cases)
+		r.Selection = &sel
+		cases = picked
+	}
 
 	responses := make([]string, len(cases))
 	for i, c := range cases {
 		responses[i] = c.Response
 	}
-	progress(StageExtract, 0, len(cases))
-	results, err := extractAll(exs, responses)
+	results, err := extractAll(exs, responses, newMeter(StageExtract, len(responses)*len(exs), progress))
 	if err != nil {
 		return nil, err
 	}
 	golden := extract(r, cases, exs, results, opt)
-	progress(StageExtract, len(cases), len(cases))
 	r.Stages = append(r.Stages, StageExtract)
 	if golden {
 		r.Stages = append(r.Stages, StageGolden)
@@ -111,22 +142,29 @@ func Run(opt Options) (*report.Report, error) {
 
 	if opt.DriftN > 0 {
 		pairs := drift.PairsFromCorpus(cases)
-		if len(pairs) == 0 {
+		if len(pairs) == 0 && r.Selection == nil { // a selection may hold no well-formed case: an empty matrix
 			return nil, fmt.Errorf("no well-formed case in %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
 		}
-		progress(StageDrift, 0, 2)
-		if anyExternal(exs) {
-			if err := prefetch(exs, drift.Responses(pairs, opt.DriftSeed, opt.DriftN)); err != nil {
+		samples := 0
+		if len(pairs) > 0 {
+			samples = drift.Samples(opt.DriftN)
+		}
+		if ext := externals(exs); ext > 0 && samples > 0 {
+			if err := prefetch(exs, drift.Responses(pairs, opt.DriftSeed, opt.DriftN), newMeter(StageDriftSend, samples*ext, progress)); err != nil {
 				return nil, err
 			}
 		}
-		progress(StageDrift, 1, 2)
-		r.Drift = drift.Matrix(pairs, compacts(exs), opt.DriftSeed, opt.DriftN)
+		m := newMeter(StageDrift, samples, progress)
+		cs := compacts(exs)
+		if len(cs) > 0 { // each sample is given to every extractor once: count the first's
+			first := cs[0].Extract
+			cs[0].Extract = func(text string) compact.Extraction { defer m.add(1); return first(text) }
+		}
+		r.Drift = drift.Matrix(pairs, cs, opt.DriftSeed, opt.DriftN)
 		if err := failure(exs); err != nil {
 			return nil, err
 		}
 		setDriftExact(r)
-		progress(StageDrift, 2, 2)
 		r.Stages = append(r.Stages, StageDrift)
 	}
 
@@ -171,11 +209,27 @@ func label(c *corpus.Corpus) string {
 	return strings.Join(names, " + ")
 }
 
+// chunk is how many texts an extractor gets between two progress steps: a few of an
+// external extractor's pipelined batches, which go one after the other anyway.
+const chunk = 4 * extractor.Batch
+
 // extractAll runs every extractor on texts, the external ones at the same time (each is
 // its own process) and the built-in ones on every core.
-func extractAll(exs []*extractor.Extractor, texts []string) ([][]compact.Extraction, error) {
+func extractAll(exs []*extractor.Extractor, texts []string, m *meter) ([][]compact.Extraction, error) {
 	out := make([][]compact.Extraction, len(exs))
 	errs := make([]error, len(exs))
+	all := func(ex *extractor.Extractor) ([]compact.Extraction, error) {
+		res := make([]compact.Extraction, 0, len(texts))
+		for i := 0; i < len(texts); i += chunk {
+			part, err := ex.ExtractAll(texts[i:min(i+chunk, len(texts))])
+			if err != nil {
+				return nil, err
+			}
+			res = append(res, part...)
+			m.add(len(part))
+		}
+		return res, nil
+	}
 	var wg sync.WaitGroup
 	for i, ex := range exs {
 		if !ex.External() {
@@ -184,12 +238,12 @@ func extractAll(exs []*extractor.Extractor, texts []string) ([][]compact.Extract
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i], errs[i] = ex.ExtractAll(texts)
+			out[i], errs[i] = all(ex)
 		}()
 	}
 	for i, ex := range exs {
 		if !ex.External() {
-			out[i], _ = ex.ExtractAll(texts)
+			out[i], _ = all(ex)
 		}
 	}
 	wg.Wait()
@@ -200,7 +254,7 @@ func extractAll(exs []*extractor.Extractor, texts []string) ([][]compact.Extract
 }
 
 // prefetch sends texts ahead to every external extractor, all at once.
-func prefetch(exs []*extractor.Extractor, texts []string) error {
+func prefetch(exs []*extractor.Extractor, texts []string, m *meter) error {
 	errs := make([]error, len(exs))
 	var wg sync.WaitGroup
 	for i, ex := range exs {
@@ -208,7 +262,11 @@ func prefetch(exs []*extractor.Extractor, texts []string) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs[i] = ex.Prefetch(texts)
+				for j := 0; j < len(texts) && errs[i] == nil; j += chunk {
+					part := texts[j:min(j+chunk, len(texts))]
+					errs[i] = ex.Prefetch(part)
+					m.add(len(part))
+				}
 			}()
 		}
 	}
@@ -219,13 +277,14 @@ func prefetch(exs []*extractor.Extractor, texts []string) error {
 	return nil
 }
 
-func anyExternal(exs []*extractor.Extractor) bool {
+func externals(exs []*extractor.Extractor) int {
+	n := 0
 	for _, ex := range exs {
 		if ex.External() {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 func failure(exs []*extractor.Extractor) error {
@@ -431,17 +490,67 @@ func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extracto
 			inputs = append(inputs, in)
 		}
 	}
-	progress(StageEval, 0, len(inputs))
+	m := newMeter(StageEval, len(inputs), progress)
 	eopt := eval.Options{Extractor: ex.Compact()}
 	results := make([]eval.Result, len(inputs))
-	par.Do(len(inputs), func(i int) { results[i] = eval.Score(inputs[i], eopt) })
+	par.Do(len(inputs), func(i int) {
+		results[i] = eval.Score(inputs[i], eopt)
+		m.add(1)
+	})
 	if err := ex.Err(); err != nil {
 		return fmt.Errorf("%w: %w", ErrExtractor, err)
 	}
-	progress(StageEval, len(inputs), len(inputs))
 	r.Eval = eval.NewReport(results, eopt)
 	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(inputs), Skipped: len(cases) - len(inputs)})
 	return nil
+}
+
+// unknownCategories says which of want no case has, each with the closest category a case
+// has (within two edits), or returns "".
+func unknownCategories(want []string, cases []*corpus.Case) string {
+	have := map[string]bool{}
+	for _, c := range cases {
+		for _, cat := range c.Categories {
+			have[cat] = true
+		}
+	}
+	var why []string
+	for _, w := range want {
+		if have[w] {
+			continue
+		}
+		best, bestD := "", 3
+		for cat := range have {
+			if d := textdiff.EditDistance(w, cat); d < bestD || d == bestD && cat < best {
+				best, bestD = cat, d
+			}
+		}
+		if best != "" {
+			why = append(why, fmt.Sprintf("no case has category %s (did you mean %s?)", w, best))
+		} else {
+			why = append(why, "no case has category "+w)
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+// meter counts the steps of one stage for Options.Progress, from any goroutine.
+type meter struct {
+	stage    string
+	total    int
+	done     atomic.Int64
+	progress func(stage string, done, total int)
+}
+
+// newMeter tells progress that stage starts with total steps.
+func newMeter(stage string, total int, progress func(string, int, int)) *meter {
+	progress(stage, 0, total)
+	return &meter{stage: stage, total: total, progress: progress}
+}
+
+func (m *meter) add(n int) {
+	done := int(m.done.Add(int64(n)))
+	m.progress(m.stage, min(done, m.total), m.total)
 }
 
 func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }

@@ -27,6 +27,9 @@ type Report struct {
 	Complete bool     `json:"complete"`
 	Stages   []string `json:"stages"`
 	Corpus   Corpus   `json:"corpus"`
+	// Selection, when set, says the run ran on some of the corpus's cases (-run, -category,
+	// -failed); the gate compares only those. Absent for a run on every case.
+	Selection *Selection `json:"selection,omitempty"`
 	// Extractors summarises each extractor over the corpus, seed first.
 	Extractors []Extractor `json:"extractors"`
 	// Problems are the regressions of this run against what the corpus records: golden

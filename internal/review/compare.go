@@ -33,6 +33,9 @@ type Options struct {
 	Gate gate.Config
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
+	// Progress, when set, is each side's pipeline.Options.Progress, on the track of its
+	// label (base, head); the two sides run at once.
+	Progress func(track, stage string, done, total int)
 }
 
 // The custom instructions and kept tail of the rendered instructions.
@@ -133,12 +136,17 @@ func Compare(base, head *Version, opt Options) (*Review, error) {
 			exs[i] = extractor.Remote(v.Impl, p, p)
 		}
 		logf("%s: %s on %d cases, drift n %d", v.Label, strings.Join(profiles, ", "), len(opt.Corpus.Cases), driftN)
+		var progress func(string, int, int)
+		if opt.Progress != nil {
+			label := v.Label
+			progress = func(stage string, done, total int) { opt.Progress(label, stage, done, total) }
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			reports[side], errs[side] = pipeline.Run(pipeline.Options{
 				Corpus: opt.Corpus, Extractors: exs, DriftSeed: opt.DriftSeed, DriftN: driftN,
-				EvalExtractor: evalName, SkipEval: skipEval, KeepSummaries: true,
+				EvalExtractor: evalName, SkipEval: skipEval, KeepSummaries: true, Progress: progress,
 			})
 			if errs[side] != nil {
 				errs[side] = fmt.Errorf("%s: %w", v.Label, errs[side])

@@ -30,6 +30,8 @@ type revBuilds struct {
 	opt  extractor.OpenOptions
 	// unhook unregisters the removal of tmp on a signal.
 	unhook func()
+	// progress, when set, is told each build's start and end (OpenOptions.Progress).
+	progress func(track, stage string, done, total int)
 }
 
 // build returns the compacteval binary built at rev and a description of the revision.
@@ -64,6 +66,10 @@ func (r *revBuilds) build(rev string) (bin, desc string, err error) {
 	bin = filepath.Join(r.tmp, "compacteval-"+commit[:12])
 	if r.log != nil {
 		fmt.Fprintf(r.log, "review: building compacteval at %s\n", desc)
+	}
+	if r.progress != nil {
+		r.progress("build "+rev, "build", 0, 1)
+		defer r.progress("build "+rev, "build", 1, 1)
 	}
 	if _, err := git(top, "worktree", "add", "--detach", wt, commit); err != nil {
 		return "", "", fmt.Errorf("revision %s: %w", rev, err)

@@ -47,6 +47,9 @@ type OpenOptions struct {
 	Log io.Writer
 	// Timeout bounds the wait for each answer of a version's process (0: the default).
 	Timeout time.Duration
+	// Progress, when set, is told when the build of a revision starts (0 of 1) and ends,
+	// on the track "build REV".
+	Progress func(track, stage string, done, total int)
 }
 
 // Version is one side of a review: an implementation of the compaction module
@@ -68,7 +71,7 @@ func Open(base, head Spec, opt OpenOptions) (b, h *Version, err error) {
 			return nil, nil, fmt.Errorf("%s: want exactly one of a revision, a file and a command, got %d", s.label, n)
 		}
 	}
-	builds := &revBuilds{dir: opt.Dir, log: opt.Log, bins: map[string]string{}, opt: extractor.OpenOptions{Timeout: opt.Timeout}}
+	builds := &revBuilds{dir: opt.Dir, log: opt.Log, progress: opt.Progress, bins: map[string]string{}, opt: extractor.OpenOptions{Timeout: opt.Timeout}}
 	// A running binary can be removed (on the systems sh runs on): the builds go when both
 	// versions have started, or failed to.
 	defer builds.close()
