@@ -157,6 +157,10 @@ func printRunSummary(w io.Writer, r *report.Report, out string) {
 				fmt.Fprintf(w, "  ... %d more in report.md\n", len(r.Problems)-i)
 				break
 			}
+			if p.Kind == "load-error" { // its detail is file:line: message
+				fmt.Fprintf(w, "  %s %s\n", p.Kind, p.Detail)
+				continue
+			}
 			fmt.Fprintf(w, "  %s %s %s: %s\n", p.Kind, p.Case, p.Extractor, p.Detail)
 		}
 	}

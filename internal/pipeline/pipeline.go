@@ -143,7 +143,15 @@ func Run(opt Options) (*report.Report, error) {
 	if opt.DriftN > 0 {
 		pairs := drift.PairsFromCorpus(cases)
 		if len(pairs) == 0 && r.Selection == nil { // a selection may hold no well-formed case: an empty matrix
-			return nil, fmt.Errorf("no well-formed case in %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
+			err := fmt.Errorf("no well-formed case in %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
+			if ps := opt.Corpus.Problems; len(ps) > 0 { // the cases that did not load may be why
+				files := fmt.Sprintf("%d case files", r.Corpus.LoadProblems)
+				if r.Corpus.LoadProblems == 1 {
+					files = "1 case file"
+				}
+				err = fmt.Errorf("%w; %s did not load:\n%v", err, files, ps)
+			}
+			return nil, err
 		}
 		samples := 0
 		if len(pairs) > 0 {
