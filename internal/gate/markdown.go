@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/compacteval/compacteval/internal/report"
 )
 
 // CommentLimit is the most characters GitHub takes in a pull-request comment.
@@ -65,6 +67,9 @@ func renderVerdict(res Result, t Table, opt MarkdownOptions, maxRows int) string
 	} else {
 		fmt.Fprintf(&b, "## compacteval gate: %s\n\n%d checks of `%s` against `%s`", plural(len(res.Regressions), "regression"), res.Checks, opt.Run, opt.Baseline)
 		fmt.Fprintf(&b, "; failed: %s.\n", t.Summary())
+	}
+	if sel := res.Selection; !sel.Empty() {
+		fmt.Fprintf(&b, "\nOn a selection of %s: only those cases were compared.\n", mdSelection(sel))
 	}
 	if opt.ReportURL != "" {
 		fmt.Fprintf(&b, "\n[The full report](%s)\n", opt.ReportURL)
@@ -221,4 +226,9 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// mdSelection is a selection's description with its criteria as code.
+func mdSelection(s *report.Selection) string {
+	return fmt.Sprintf("%d of %d cases (`%s`)", s.Cases, s.Of, strings.ReplaceAll(s.Criteria(), "`", "'"))
 }

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"github.com/compacteval/compacteval/internal/report"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -98,5 +99,20 @@ func TestMarkdownPassed(t *testing.T) {
 	want := fmt.Sprintf("## compacteval gate: passed\n\n%d checks of `r.json` against `b.json`.\n\n[The full report](https://x.example/a)\n", res.Checks)
 	if got != want {
 		t.Errorf("Markdown(pass) = %q, want %q", got, want)
+	}
+}
+
+// TestMarkdownSelection: a verdict on a selection says so, with its criteria, before
+// anything else (the Markdown said nothing of it: a partial gate read as a whole one).
+func TestMarkdownSelection(t *testing.T) {
+	res, err := Check(baseline(), baseline(), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Selection = &report.Selection{Run: "^well-formed/", Cases: 2, Of: 5}
+	got := string(Markdown(res, MarkdownOptions{Baseline: "b.json", Run: "r.json", Limit: CommentLimit}))
+	want := fmt.Sprintf("## compacteval gate: passed\n\n%d checks of `r.json` against `b.json`.\n\nOn a selection of 2 of 5 cases (`-run ^well-formed/`): only those cases were compared.\n", res.Checks)
+	if got != want {
+		t.Errorf("Markdown(selection) = %q, want %q", got, want)
 	}
 }

@@ -139,6 +139,9 @@ func newVerdict(r *Report, rows []troubleRow) verdict {
 		v.Status = "regressed"
 		v.Headline = fmt.Sprintf("Regressed: %s in %s", plural(v.Problems, "problem", "problems"), plural(v.Cases, "case", "cases"))
 	}
+	if sel := r.Selection; !sel.Empty() {
+		v.Lines = append([]string{fmt.Sprintf("On a selection of %s: the gate compares these cases only.", sel)}, v.Lines...)
+	}
 	for _, name := range order {
 		t := per[name]
 		who := name

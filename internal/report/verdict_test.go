@@ -169,3 +169,14 @@ func TestFence(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictSelection: the verdict of a selection run says first that it ran on a
+// selection, with the criteria.
+func TestVerdictSelection(t *testing.T) {
+	r := handReport()
+	r.Selection = &Selection{Categories: []string{"fenced"}, Cases: 3, Of: 9}
+	v := newVerdict(r, troubleRows(r))
+	if want := "On a selection of 3 of 9 cases (-category fenced): the gate compares these cases only."; len(v.Lines) == 0 || v.Lines[0] != want {
+		t.Errorf("newVerdict(selection).Lines = %q, want %q first", v.Lines, want)
+	}
+}
