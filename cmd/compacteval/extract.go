@@ -86,7 +86,11 @@ func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, e.Summary)
 	}
 	if !e.OK {
-		fmt.Fprintln(stderr, "compacteval extract: no summary found")
+		if e.Path == compact.PathRefused {
+			fmt.Fprintf(stderr, "compacteval extract: no summary found: %s refuses an answer without a summary block\n", ex.Name)
+		} else {
+			fmt.Fprintln(stderr, "compacteval extract: no summary found")
+		}
 		return exitProblem
 	}
 	return exitOK
