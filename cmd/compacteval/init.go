@@ -71,6 +71,32 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval init: %v\n", err)
 		return exitError
 	}
+	// The run comes first: a run that fails or finds problems writes nothing, so that a
+	// second init after the fix starts from the same empty folder.
+	var r *report.Report
+	var baselineData []byte
+	if _, err := os.Stat(*baseline); err != nil {
+		exs, c, ok := in.open("init", stderr)
+		if !ok {
+			return exitError
+		}
+		defer extractor.CloseAll(exs)
+		p := newProgress("init", stderr)
+		r, err = pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: defaultDriftN, Progress: p.update})
+		p.done()
+		if err != nil {
+			fmt.Fprintf(stderr, "compacteval init: %v; nothing written\n", err)
+			return exitError
+		}
+		if len(r.Problems) > 0 {
+			fmt.Fprintf(stderr, "compacteval init: the run found %s (run compacteval run to see them); nothing written\n", plural(len(r.Problems), "problem"))
+			return exitProblem
+		}
+		if baselineData, err = report.Marshal(gate.Slim(r)); err != nil {
+			fmt.Fprintf(stderr, "compacteval init: %v\n", err)
+			return exitError
+		}
+	}
 	for _, f := range []struct {
 		path string
 		data []byte
@@ -79,35 +105,18 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
-	if _, err := os.Stat(*baseline); err == nil {
+	if r == nil {
 		fmt.Fprintf(stdout, "kept %s: it exists\n", *baseline)
 		return exitOK
 	}
-	exs, c, ok := in.open("init", stderr)
-	if !ok {
-		return exitError
-	}
-	defer extractor.CloseAll(exs)
-	p := newProgress("init", stderr)
-	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: defaultDriftN, Progress: p.update})
-	p.done()
-	if err != nil {
-		fmt.Fprintf(stderr, "compacteval init: %v\n", err)
-		return exitError
-	}
-	if len(r.Problems) > 0 {
-		fmt.Fprintf(stderr, "compacteval init: the run found %s (run compacteval run to see them); no baseline written\n", plural(len(r.Problems), "problem"))
-		return exitProblem
-	}
-	data, err := report.Marshal(gate.Slim(r))
-	if err != nil {
-		fmt.Fprintf(stderr, "compacteval init: %v\n", err)
-		return exitError
-	}
-	if code := createFile(*baseline, data, stdout, stderr); code != exitOK {
+	if code := createFile(*baseline, baselineData, stdout, stderr); code != exitOK {
 		return code
 	}
-	fmt.Fprintf(stdout, "\nthe baseline: %s from %s, extractors %s\n", plural(r.Corpus.Cases, "case"), r.Corpus.Dir, strings.Join(extractor.Names(exs), ", "))
+	var names []string
+	for _, e := range r.Extractors {
+		names = append(names, e.Name)
+	}
+	fmt.Fprintf(stdout, "\nthe baseline: %s from %s, extractors %s\n", plural(r.Corpus.Cases, "case"), r.Corpus.Dir, strings.Join(names, ", "))
 	for _, e := range r.Extractors {
 		fmt.Fprintf(stdout, "  %-24s %d/%d intended, drift exact %.1f%%\n", e.Name, e.Intended, e.Cases, 100*e.DriftExact)
 	}
