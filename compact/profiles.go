@@ -167,6 +167,12 @@ func ExtractWindmill(text string) Extraction {
 		s = s[i:]
 		path = PathOpenerToEnd
 	}
+	return windmillTidy(s, path)
+}
+
+// windmillTidy is the end of both Windmill formatters: every remaining analysis and
+// summary tag removed (case-insensitive), runs of blank lines collapsed, the text trimmed.
+func windmillTidy(s string, path Path) Extraction {
 	for _, tag := range []string{"<analysis>", "</analysis>", "<summary>", "</summary>"} {
 		s = removeAllFold(s, tag)
 	}
@@ -190,11 +196,7 @@ func ExtractWindmillGreedy(text string) Extraction {
 			path = PathOpenerToEnd
 		}
 	}
-	for _, tag := range []string{"<analysis>", "</analysis>", "<summary>", "</summary>"} {
-		s = removeAllFold(s, tag)
-	}
-	s = TrimJS(collapseNewlines(s, 3))
-	return Extraction{Summary: s, OK: s != "", Path: path}
+	return windmillTidy(s, path)
 }
 
 // ExtractVSCode is VS Code Copilot Chat's extractInlineSummary: the text between the first
