@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/compacteval/compacteval/compact"
@@ -54,13 +55,37 @@ func serveLine(out *bufio.Writer, line string) error {
 func Answer(line []byte) Response {
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return errorResponse(err)
+		return errorResponse(requestError(err))
 	}
 	resp, err := answer(req)
 	if err != nil {
 		return errorResponse(err)
 	}
 	return resp
+}
+
+// requestError says a request's decoding error in the protocol's terms: a field of the
+// wrong kind by its JSON name and kind ("field count is number 1.5, want an integer"),
+// never the Go type that decodes it.
+func requestError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return err
+	}
+	want := "an object"
+	switch te.Type.Kind() {
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32:
+		want = "an integer"
+	case reflect.Float64, reflect.Float32:
+		want = "a number"
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	}
+	return fmt.Errorf("field %s is %s, want %s", te.Field, te.Value, want)
 }
 
 // AnswerRequest returns the answer to one decoded request, as Serve would write it.
