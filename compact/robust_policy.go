@@ -422,7 +422,11 @@ func eachLine(s string, f func(string) bool) {
 
 // sectionCount counts which of the nine numbered sections have a heading line in s (rule
 // "Duplicates").
-func sectionCount(s string) int {
+func sectionCount(s string) int { return sectionsUpTo(s, 9) }
+
+// sectionsUpTo is sectionCount, stopping once it has counted limit sections: the tests
+// that only ask for "at least limit" need not read the rest of a long summary.
+func sectionsUpTo(s string, limit int) int {
 	var seen [10]bool
 	n := 0
 	eachLine(s, func(line string) bool {
@@ -438,7 +442,7 @@ func sectionCount(s string) int {
 			seen[d] = true
 			n++
 		}
-		return true
+		return n < limit
 	})
 	return n
 }
@@ -552,7 +556,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
 		sc.steps += len(body)
-		if hasContent(body) && sectionCount(body) >= 3 {
+		if hasContent(body) && sectionsUpTo(body, 3) >= 3 {
 			return body, true
 		}
 		break
@@ -612,7 +616,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			}
 			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
 			sc.steps += len(body)
-			if hasContent(body) && sectionCount(body) >= 3 {
+			if hasContent(body) && sectionsUpTo(body, 3) >= 3 {
 				return body, true
 			}
 		}
