@@ -164,6 +164,15 @@ func TestCheck(t *testing.T) {
 			reason: "problems: fail",
 		},
 		{
+			name: "run problem in the path alone",
+			change: func(r *report.Report) {
+				r.Problems = []report.Problem{{Kind: "golden-mismatch", Case: "a/one", Extractor: "robust", Detail: "differs"}}
+				r.Cases[0].Results[1].PathOnly = true
+			},
+			want:   []string{"a/one: robust golden-mismatch none -> differs in the path alone: the summary is the golden's byte for byte (problems: fail)"},
+			reason: "a stale golden, still a failure, but not a change of behaviour: said so",
+		},
+		{
 			name:   "eval case falls",
 			change: func(r *report.Report) { r.Eval.Cases[0].BoundaryCoverage = eval.Share{Hit: 1, Of: 4} },
 			cfg:    func(c *Config) { c.AllowedDrop.CaseBoundaryCoverage = 0.1 },

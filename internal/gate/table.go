@@ -78,6 +78,7 @@ const (
 // problemValues are the short values of the run's problems, whose Now is a sentence.
 var problemValues = map[string][2]string{
 	"golden-mismatch":    {"golden", "differs"},
+	CheckPathOnly:        {"golden", "path only"},
 	"golden-missing":     {"golden", "missing"},
 	"unlisted-deviation": {"intended", "deviates"},
 	"stale-deviation":    {"deviates", "intended"},

@@ -85,6 +85,11 @@ func TestArrangeRows(t *testing.T) {
 			want: Row{Case: "a", Checks: []string{"golden-mismatch"}, Was: "golden", Now: "differs"}, reason: "a problem alone gets short values, not its sentence",
 		},
 		{
+			name: "golden in the path alone",
+			regs: []Regression{{Case: "a", Extractor: "robust", Check: CheckPathOnly, Family: famProblems, Was: "none", Now: "the output of robust differs from golden/robust/a.txt in the path alone", Allowed: "problems: fail"}},
+			want: Row{Case: "a", Checks: []string{CheckPathOnly}, Was: "golden", Now: "path only"}, reason: "a stale golden's path is not a behaviour change, and the row says so",
+		},
+		{
 			name: "eval case",
 			regs: []Regression{
 				{Case: "eval/x", Check: "coverage", Family: famCaseCoverage, Was: "0.8000", Now: "0.5000", Allowed: "allowed drop 0.0000"},
