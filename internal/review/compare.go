@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
@@ -101,7 +102,7 @@ func Compare(base, head *Version, opt Options) (*Review, error) {
 		return nil, err
 	}
 
-	profiles := r.profiles()
+	profiles, baseName := r.profiles()
 	r.Regressions = []gate.Regression{}
 	if len(profiles) == 0 {
 		if len(base.Profiles) == 0 || len(head.Profiles) == 0 {
@@ -133,7 +134,11 @@ func Compare(base, head *Version, opt Options) (*Review, error) {
 	for side, v := range []*Version{base, head} {
 		exs := make([]*extractor.Extractor, len(profiles))
 		for i, p := range profiles {
-			exs[i] = extractor.Remote(v.Impl, p, p)
+			asked := p
+			if side == 0 {
+				asked = baseName[p]
+			}
+			exs[i] = extractor.Remote(v.Impl, asked, p)
 		}
 		logf("%s: %s on %d cases, drift n %d", v.Label, strings.Join(profiles, ", "), len(opt.Corpus.Cases), driftN)
 		var progress func(string, int, int)
@@ -216,22 +221,35 @@ func noExtractors(base, head *Version) string {
 }
 
 // profiles returns the profiles both versions have, in head's order, and records the
-// others in r.Absent.
-func (r *Review) profiles() []string {
-	var both []string
+// others in r.Absent; baseName maps such a profile to the name the base knows it by. A base
+// from before profiles named their version calls claude-code@2.1.88 "claude-code" and
+// windmill@67ef1eb "windmill" (compact.LegacyName): those pairs are the same profile.
+func (r *Review) profiles() (both []string, baseName map[string]string) {
+	baseName = map[string]string{}
+	for _, p := range r.Base.Profiles {
+		if v, ok := compact.LegacyName(p); ok && !slices.Contains(r.Base.Profiles, v) && slices.Contains(r.Head.Profiles, v) {
+			baseName[v] = p
+		} else if slices.Contains(r.Head.Profiles, p) {
+			baseName[p] = p
+		}
+	}
 	for _, p := range r.Head.Profiles {
-		if slices.Contains(r.Base.Profiles, p) {
+		if _, ok := baseName[p]; ok {
 			both = append(both, p)
 		} else if len(r.Base.Profiles) > 0 {
 			r.Absent = append(r.Absent, Absent{Profile: p, In: "head"})
 		}
 	}
 	for _, p := range r.Base.Profiles {
-		if !slices.Contains(r.Head.Profiles, p) && len(r.Head.Profiles) > 0 {
+		paired := false
+		for _, b := range baseName {
+			paired = paired || b == p
+		}
+		if !paired && len(r.Head.Profiles) > 0 {
 			r.Absent = append(r.Absent, Absent{Profile: p, In: "base"})
 		}
 	}
-	return both
+	return both, baseName
 }
 
 // compareTexts diffs the instruction text and every render.

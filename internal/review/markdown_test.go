@@ -3,6 +3,7 @@ package review
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,5 +128,29 @@ func TestEvalChangedOnlyHTML(t *testing.T) {
 	}
 	if md := markdown(t, r); !strings.Contains(md, "| `eval/case-07` | 0.5000 → 0.2500 |") {
 		t.Errorf("the Markdown does not show the changed score first:\n%s", md)
+	}
+}
+
+// TestProfilesPairLegacyNames: a base from before profiles named their version calls
+// claude-code@2.1.88 "claude-code" and windmill@67ef1eb "windmill"; the review compares those
+// pairs (it listed both as absent from one side), asking the base by its own name.
+func TestProfilesPairLegacyNames(t *testing.T) {
+	v := func(label string, profiles ...string) *Version {
+		return &Version{Label: label, Impl: &extractor.Impl{Kind: "git", Profiles: profiles}}
+	}
+	r := &Review{
+		Base: v("base", "seed", "claude-code", "windmill"),
+		Head: v("head", "seed", "claude-code@2.1.332", "claude-code@2.1.88", "windmill@10cd0dc", "windmill@67ef1eb"),
+	}
+	both, baseName := r.profiles()
+	if want := []string{"seed", "claude-code@2.1.88", "windmill@67ef1eb"}; !slices.Equal(both, want) {
+		t.Errorf("profiles() = %v, want %v", both, want)
+	}
+	if baseName["claude-code@2.1.88"] != "claude-code" || baseName["windmill@67ef1eb"] != "windmill" || baseName["seed"] != "seed" {
+		t.Errorf("baseName = %v, want the base's own names", baseName)
+	}
+	want := []Absent{{Profile: "claude-code@2.1.332", In: "head"}, {Profile: "windmill@10cd0dc", In: "head"}}
+	if !slices.Equal(r.Absent, want) {
+		t.Errorf("Absent = %v, want %v", r.Absent, want)
 	}
 }
