@@ -334,21 +334,31 @@ func scriptLines(script string) []string {
 // openQuote returns the quote still open at the end of line, given the one open at its start.
 func openQuote(line string, quote byte) byte {
 	for j := 0; j < len(line); j++ {
-		c := line[j]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				j++
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '\\':
-			j++
-		}
+		j, quote, _ = quoteStep(line, j, quote)
 	}
 	return quote
+}
+
+// quoteStep reads the shell quoting at line[j], given the quote open before it: it returns
+// the position of the last byte it consumed (an escape takes two), the quote open after it,
+// and whether the byte was quoting (inside quotes, a quote mark or a backslash), which
+// nothing else is to read.
+func quoteStep(line string, j int, quote byte) (int, byte, bool) {
+	switch c := line[j]; {
+	case quote != 0:
+		if c == quote {
+			quote = 0
+		} else if c == '\\' && quote == '"' {
+			j++
+		}
+	case c == '\'' || c == '"':
+		quote = c
+	case c == '\\':
+		j++
+	default:
+		return j, quote, false
+	}
+	return j, quote, true
 }
 
 func isShellTool(name string) bool {

@@ -65,18 +65,11 @@ func splitShell(line string) []string {
 	start, depth := 0, 0
 	var quote byte
 	for j := 0; j < len(line); j++ {
-		c := line[j]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				j++
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '\\':
-			j++
+		var quoting bool
+		if j, quote, quoting = quoteStep(line, j, quote); quoting {
+			continue
+		}
+		switch c := line[j]; {
 		case c == '(':
 			depth++
 		case c == ')':
