@@ -84,26 +84,10 @@ function isJSSpace(c: string): boolean {
 	return c >= "\u2000" && c <= "\u200a" && c.length === 1;
 }
 
-// Go's unicode.IsSpace, which strings.TrimSpace uses on the Go side.
+// Go's unicode.IsSpace, which strings.TrimSpace uses on the Go side: JavaScript's set
+// without U+FEFF, with U+0085.
 function isGoSpace(c: string): boolean {
-	switch (c) {
-		case "\t":
-		case "\n":
-		case "\v":
-		case "\f":
-		case "\r":
-		case " ":
-		case "\u0085":
-		case "\u00a0":
-		case "\u1680":
-		case "\u2028":
-		case "\u2029":
-		case "\u202f":
-		case "\u205f":
-		case "\u3000":
-			return true;
-	}
-	return c >= "\u2000" && c <= "\u200a" && c.length === 1;
+	return (isJSSpace(c) && c !== "\ufeff") || c === "\u0085";
 }
 
 function invisible(c: string): boolean {
