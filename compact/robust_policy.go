@@ -41,7 +41,7 @@ func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate
 	sc.fenceCursor = 0
 	for i := 0; i < len(tags); i++ {
 		t := tags[i]
-		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && (!inline || sc.htmlOnLine(t)) || inRegions(analysis, int(t.start)) {
+		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && (!inline || sc.htmlOnLine(t)) || t.is(inAnalysis) {
 			continue
 		}
 		if sc.emptyBefore(i) {
@@ -53,7 +53,7 @@ func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate
 			fallbacks--
 		}
 		c := sc.candidate(t, end.pos, closed, analysis, end.code)
-		c.degenerate = c.degenerate || inRegions(examples, int(t.start)) && isTemplate(c.body)
+		c.degenerate = c.degenerate || t.is(inExample) && isTemplate(c.body)
 		sc.code = end.code[:0]
 		seen = true
 		if !c.degenerate && (!ok || c.beats(best)) {
@@ -154,7 +154,7 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 				b.code[len(b.code)-1].end = int(f.end)
 			}
 		}
-		if u.name == nameSummary && inRegions(analysis, int(u.start)) {
+		if u.name == nameSummary && u.is(inAnalysis) {
 			continue
 		}
 		if u.name == nameAnalysis && u.kind == closer && u.structural() && !fence && wrongCloser < 0 {
@@ -193,7 +193,7 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 			return b, true, next, false
 		}
 	}
-	if fallbacks && wrongCloser >= 0 && !inRegions(analysis, int(tags[wrongCloser].start)) {
+	if fallbacks && wrongCloser >= 0 && !tags[wrongCloser].is(inAnalysis) {
 		// The model closed its summary with </analysis>.
 		b.pos = int(tags[wrongCloser].start)
 		return b, true, wrongCloser, true
@@ -229,13 +229,7 @@ func (sc *scan) fenceBefore(t tag) byte {
 // afterDetails reports whether the last non-blank line before tag t's line (or t's own
 // line, before t) opens an HTML <details> element.
 func (sc *scan) afterDetails(t tag) bool {
-	if sc.details < 0 {
-		sc.details = 0
-		if sc.containsFold("<details") {
-			sc.details = 1
-		}
-	}
-	if sc.details == 0 {
+	if !sc.details {
 		return false
 	}
 	before := TrimJS(sc.text[t.line:t.start])
@@ -249,24 +243,6 @@ func (sc *scan) afterDetails(t tag) bool {
 	return hasPrefixFold(before, "<details") && strings.HasSuffix(before, ">")
 }
 
-// containsFold reports whether the text holds s ('<' then ASCII letters in any case),
-// looking only at the '<' bytes.
-func (sc *scan) containsFold(s string) bool {
-	text := sc.text
-	for pos := 0; ; {
-		k := strings.IndexByte(text[pos:], '<')
-		if k < 0 {
-			sc.steps += len(text) - pos
-			return false
-		}
-		sc.steps += k + 1
-		if i := pos + k; i+1 < len(text) && text[i+1]|0x20 == s[1] && hasPrefixFold(text[i:], s) {
-			return true
-		}
-		pos += k + 1
-	}
-}
-
 // candidate builds the block from opener t to end, leaving out analysis blocks inside it
 // except those quoted in its fenced code (rules "Analysis", "Truncation", "Fences", "Trim").
 func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) candidate {
@@ -274,6 +250,9 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 		return candidate{closed: closed, start: int(t.start), degenerate: true} // the common empty block of a loop
 	}
 	body := sc.cutRegions(int(t.end), end, analysis, code)
+	if asciiBlank(body) {
+		return candidate{closed: closed, start: int(t.start), degenerate: true} // what is left of a loop's block
+	}
 	if !closed {
 		body = trimPartialCloser(body)
 	}
@@ -292,30 +271,64 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 // block of a summary is part of the summary. Only the regions within from:to are visited.
 func (sc *scan) cutRegions(from, to int, rs, code []region) string {
 	text := sc.text
-	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > from })
+	i := sc.firstRegionAfter(rs, from)
+	// The kept parts: the first one as bounds, a copy only once a second one comes (the
+	// common block holds one part, which is returned without copying).
 	var b strings.Builder
+	first, firstEnd := -1, -1
+	keep := func(a, z int) {
+		switch {
+		case a >= z:
+		case first < 0:
+			first, firstEnd = a, z
+		default:
+			if b.Len() == 0 {
+				b.Grow(to - first)
+				b.WriteString(text[first:firstEnd])
+			}
+			b.WriteString(text[a:z])
+		}
+	}
 	cut := false
 	for ; i < len(rs) && rs[i].start < to; i++ {
 		sc.steps++
 		if len(code) > 0 && inRegions(code, rs[i].start) {
 			continue
 		}
-		if !cut {
-			b.Grow(to - from)
-			cut = true
-		}
-		if rs[i].start > from {
-			b.WriteString(text[from:rs[i].start])
-		}
+		cut = true
+		keep(from, rs[i].start)
 		from = max(from, rs[i].end)
 	}
 	if !cut {
 		return text[from:to]
 	}
-	if from < to {
-		b.WriteString(text[from:to])
+	keep(from, to)
+	switch {
+	case b.Len() > 0:
+		return b.String()
+	case first < 0:
+		return ""
 	}
-	return b.String()
+	return text[first:firstEnd]
+}
+
+// firstRegionAfter returns the index of the first of rs (sorted, disjoint) that ends after
+// pos. The blocks ask in text order, so it looks on from the last answer first and
+// searches only when that is far or behind.
+func (sc *scan) firstRegionAfter(rs []region, pos int) int {
+	i := sc.regionHint
+	if i > len(rs) || i > 0 && rs[i-1].end > pos {
+		i = 0
+	}
+	for n := 0; i < len(rs) && rs[i].end <= pos; n++ {
+		if n == 8 {
+			i += sort.Search(len(rs)-i, func(k int) bool { return rs[i+k].end > pos })
+			break
+		}
+		i++
+	}
+	sc.regionHint = i
+	return i
 }
 
 // trimPartialCloser removes a closing tag cut short at the end of an unclosed block (rule
@@ -547,7 +560,7 @@ func isTemplate(body string) bool {
 func (sc *scan) marker(analysis []region) (string, bool) {
 	text := sc.text
 	for _, t := range sc.tags {
-		if t.name != nameSummary || t.kind != closer || !t.structural() || inRegions(analysis, int(t.start)) {
+		if t.name != nameSummary || t.kind != closer || !t.structural() || t.is(inAnalysis) {
 			continue
 		}
 		from := 0
@@ -658,7 +671,7 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 	}
 	end := len(sc.text)
 	for _, t := range sc.tags {
-		if t.name == nameSummary && t.kind == closer && t.structural() && !inRegions(analysis, int(t.start)) {
+		if t.name == nameSummary && t.kind == closer && t.structural() && !t.is(inAnalysis) {
 			end = int(t.start)
 			break
 		}

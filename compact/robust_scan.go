@@ -33,6 +33,8 @@ const (
 	atLineEnd                        // only blanks after it on its line
 	inCode                           // inside `inline code` on its line
 	afterCloser                      // right after another closing tag (blanks between)
+	inAnalysis                       // inside an analysis or think block (scan.regions)
+	inExample                        // inside an example wrapper (scan.regions)
 )
 
 // tag is one recognised tag in the text. Positions are byte offsets; line is the offset of
@@ -77,11 +79,12 @@ type scan struct {
 	fenceCursor   int      // the first fence line after the last block opener's line
 	inlineOpeners int      // summary openers after prose, outside code
 	openAnalysis  bool     // an analysis block runs unclosed to the end
-	details       int8     // whether the text holds <details (1) or not (0); -1 before it is known
+	details       bool     // the text holds <details (any case), found by scanTags
+	regionHint    int      // firstRegionAfter's last answer
 }
 
 func newScan(text string) *scan {
-	sc := &scan{text: text, details: -1}
+	sc := &scan{text: text}
 	cr := strings.IndexByte(text, '\r') >= 0
 	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
 	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
@@ -239,6 +242,15 @@ func (sc *scan) scanTags() {
 		}
 		sc.steps += k + 1
 		i := pos + k
+		if sc.simple && i >= lineEnd && (i == 0 || text[i-1] == '\n') {
+			if t, ok := sc.lineTag(i); ok {
+				// A tag alone on its line: the flags the rest of this loop would set, without
+				// finding the line's bounds.
+				sc.tags = append(sc.tags, t)
+				lineEnd, pos = int(t.end), int(t.end)
+				continue
+			}
+		}
 		if i >= lineEnd {
 			lo := 0
 			if lineEnd >= 0 {
@@ -257,6 +269,9 @@ func (sc *scan) scanTags() {
 		tickPos = i
 		t, ok := sc.parseTag(i, lineEnd, &gtNext, &ltNext)
 		if !ok {
+			if !sc.details && i+1 < len(text) && text[i+1]|0x20 == 'd' && hasPrefixFold(text[i:], "<details") {
+				sc.details = true // every '<' that starts no tag is looked at
+			}
 			pos = i + 1
 			continue
 		}
@@ -287,6 +302,41 @@ func (sc *scan) scanTags() {
 		sc.tags = append(sc.tags, t)
 		pos = int(t.end)
 	}
+}
+
+// lineTag reads the tag at text[i], the start of a line of a text whose only line
+// terminator is "\n", when it is written without blanks and ends its line: <summary>,
+// </analysis>. It returns the tag with the flags scanTags gives it (at the start and the end
+// of its line, no code span, nothing before it), and false for anything else, which
+// scanTags reads the long way.
+func (sc *scan) lineTag(i int) (tag, bool) {
+	text := sc.text
+	t := tag{kind: opener, start: int32(i), line: int32(i), flags: atLineStart | atLineEnd}
+	j := i + 1
+	if j < len(text) && text[j] == '/' {
+		t.kind = closer
+		j++
+	}
+	var k int
+	switch rest := text[j:]; {
+	case strings.HasPrefix(rest, "summary>"):
+		k = j + len("summary")
+	case strings.HasPrefix(rest, "analysis>"):
+		k = j + len("analysis")
+	default:
+		for k = j; k < len(text) && k-j <= 8 && isASCIILetter(text[k]); k++ {
+		}
+	}
+	if k >= len(text) || text[k] != '>' || k+1 < len(text) && text[k+1] != '\n' {
+		return tag{}, false
+	}
+	name, ok := tagNameOf(text[j:k])
+	if !ok {
+		return tag{}, false
+	}
+	sc.steps += k + 1 - i
+	t.name, t.end = name, int32(k+1)
+	return t, true
 }
 
 // firstVisible returns the position of the first character of text[start:end] that is not
@@ -391,6 +441,12 @@ func (sc *scan) indexByteIn(from, end int, c byte) int {
 // tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
 // misspelled by one letter.
 func tagNameOf(s string) (tagName, bool) {
+	switch s { // the names as the prompt spells them, without folding
+	case "summary":
+		return nameSummary, true
+	case "analysis":
+		return nameAnalysis, true
+	}
 	if len(s) < 5 || len(s) > 8 {
 		return 0, false
 	}
@@ -594,7 +650,28 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 			}
 		}
 	}
+	sc.mark(analysis, inAnalysis)
+	sc.mark(examples, inExample)
 	return analysis, examples
+}
+
+// mark sets flag f on every tag that starts inside one of rs (sorted, disjoint), so that
+// the policy asks a tag rather than searching the regions for it.
+func (sc *scan) mark(rs []region, f tagFlags) {
+	k := 0
+	for i := range sc.tags {
+		if k == len(rs) {
+			break
+		}
+		pos := int(sc.tags[i].start)
+		for k < len(rs) && rs[k].end <= pos {
+			k++
+		}
+		if k < len(rs) && rs[k].start <= pos {
+			sc.tags[i].flags |= f
+		}
+	}
+	sc.steps += len(sc.tags)
 }
 
 // inRegions reports whether pos falls in one of rs, which are sorted and disjoint.
