@@ -143,7 +143,7 @@ func wellFormedShape(text string) bool {
 	// Four searches, not strings.ContainsAny: with non-ASCII characters in its set that
 	// calls IndexRune for every rune of s, 60% of the time of a well-formed answer.
 	if analyses := countUpTo(s, "<analysis>", 2); analyses > 1 || countUpTo(s, "</analysis>", 2) != analyses ||
-		strings.IndexByte(s, '\r') >= 0 || strings.Contains(s, "\u2028") || strings.Contains(s, "\u2029") || strings.Contains(s, "\u0085") {
+		strings.IndexByte(s, '\r') >= 0 || hasLineSeparator(s) || containsByLast(s, "\u0085") {
 		return false
 	}
 	if strings.Contains(s, "<analysis>") && !strings.HasPrefix(s, "<analysis>\n") {

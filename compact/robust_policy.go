@@ -362,7 +362,7 @@ func stripWrapperFence(body string) string {
 	}
 	i := strings.LastIndexByte(strings.TrimRight(rest, " \t\r\n"), '\n')
 	last := TrimJS(rest[i+1:])
-	if !isFenceLine(last) || strings.Count(rest, "```") > 1 {
+	if !isFenceLine(last) || countUpTo(rest, "```", 2) > 1 {
 		return body
 	}
 	return TrimJS(rest[:max(i, 0)])
@@ -408,7 +408,7 @@ func fenceOf(line string) fence {
 // U+2028, U+2029, U+0085), terminators dropped, until f returns false. A text with none but
 // "\n" is split with IndexByte.
 func eachLine(s string, f func(string) bool) {
-	if strings.IndexByte(s, '\r') < 0 && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029") && !strings.Contains(s, "\u0085") {
+	if strings.IndexByte(s, '\r') < 0 && !hasLineSeparator(s) && !containsByLast(s, "\u0085") {
 		for {
 			line, rest, ok := strings.Cut(s, "\n")
 			if !f(line) || !ok {
@@ -534,12 +534,18 @@ func isHeadingOnly(l string) bool {
 // isTemplate reports a body made of the prompt's placeholders ("[Detailed description]"),
 // rule "Echoed templates". Fewer than three ']' cannot make one.
 func isTemplate(body string) bool {
-	if strings.Count(body, "]") < 3 {
+	brackets := strings.Count(body, "]") // at least one for each placeholder line
+	if brackets < 3 {
 		return false
 	}
 	placeholders, content := 0, 0
 	eachLine(body, func(line string) bool {
-		l := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*"))
+		l := strings.TrimSpace(line)
+		i := 0 // strings.TrimLeft(l, "-*"), without building its set for every line
+		for i < len(l) && (l[i] == '-' || l[i] == '*') {
+			i++
+		}
+		l = strings.TrimSpace(l[i:])
 		switch {
 		case l == "" || isHeadingOnly(l):
 		case strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]"):
@@ -547,7 +553,7 @@ func isTemplate(body string) bool {
 		default:
 			content++
 		}
-		return true
+		return content < brackets // past that, placeholders can no longer outnumber content
 	})
 	return placeholders >= 3 && placeholders > content
 }
