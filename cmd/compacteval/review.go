@@ -145,6 +145,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	p := newProgress("review", stderr)
 	defer p.done()
+	stderr = p.writer() // the builds' and sides' log lines, and the errors, clear the live line
 	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout, Progress: p.step})
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
