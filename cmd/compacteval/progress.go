@@ -28,6 +28,7 @@ type progress struct {
 	mu       sync.Mutex
 	tracks   []*track // in the order they started
 	drawn    bool     // a live line is on the terminal
+	partial  bool     // the writer's last write did not end a line: no live line after it
 	last     time.Time
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -163,7 +164,7 @@ func (t *track) status(now time.Time) string {
 
 // draw redraws the live line: every track's stage with its count and time.
 func (p *progress) draw(now time.Time) {
-	if !p.terminal {
+	if !p.terminal || p.partial {
 		return
 	}
 	var parts []string
@@ -172,10 +173,10 @@ func (p *progress) draw(now time.Time) {
 			parts = append(parts, t.status(now))
 		}
 	}
-	p.last = now
 	if len(parts) == 0 {
 		return
 	}
+	p.last = now
 	p.clear()
 	fmt.Fprintf(p.w, "compacteval %s: %s", p.name, strings.Join(parts, "; "))
 	p.drawn = true
@@ -186,6 +187,27 @@ func (p *progress) clear() {
 		fmt.Fprint(p.w, "\r\x1b[K")
 		p.drawn = false
 	}
+}
+
+// writer returns the writer of the command's other stderr lines (a log, a warning) while
+// the progress is shown: on a terminal each write first clears the live line, and a write
+// that ends a line redraws it, so that neither lands inside the other. Elsewhere, and
+// after done, it writes through unchanged; it is safe to call from any goroutine.
+func (p *progress) writer() io.Writer { return progressWriter{p} }
+
+type progressWriter struct{ p *progress }
+
+func (w progressWriter) Write(b []byte) (int, error) {
+	p := w.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	n, err := p.w.Write(b)
+	if len(b) > 0 {
+		p.partial = b[len(b)-1] != '\n'
+	}
+	p.draw(p.now())
+	return n, err
 }
 
 // end writes the last line of a track's stage (review ends one side before the other).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,5 +115,59 @@ func TestProgressConcurrent(t *testing.T) {
 	p.done()
 	if n := strings.Count(b.String(), "drift: 4000/4000 samples"); n != 1 {
 		t.Errorf("the stage's end line is written %d times, want once:\n%s", n, b.String())
+	}
+}
+
+// TestProgressWriterTerminal: a log line written while the live line is shown clears it,
+// and the live line comes back after the log line; a write that does not end its line
+// keeps the live line away until one does. Log lines once landed inside the live line.
+func TestProgressWriterTerminal(t *testing.T) {
+	p, b, now := fakeProgress(true)
+	log := p.writer()
+	io.WriteString(log, "review: before any stage\n") // no live line to clear
+	p.update("drift", 0, 10)
+	*now = now.Add(300 * time.Millisecond)
+	io.WriteString(log, "review: base: seed on 3 cases\n")
+	io.WriteString(log, "review: part of a line")
+	*now = now.Add(300 * time.Millisecond)
+	p.tick() // no live line after a partial log line
+	io.WriteString(log, ", its end\n")
+	p.update("drift", 10, 10)
+	io.WriteString(log, "review: after the stage\n") // nothing live to redraw
+	p.done()
+	io.WriteString(log, "compacteval review: after done\n")
+	want := "review: before any stage\n" +
+		"compacteval run: drift: 0/10 samples, 0.0s" +
+		"\r\x1b[Kreview: base: seed on 3 cases\n" +
+		"compacteval run: drift: 0/10 samples, 0.3s" +
+		"\r\x1b[Kreview: part of a line" +
+		", its end\n" +
+		"compacteval run: drift: 0/10 samples, 0.6s" +
+		"\r\x1b[Kcompacteval run: drift: 10/10 samples, 0.6s\n" +
+		"review: after the stage\n" +
+		"compacteval review: after done\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("log lines and the live line mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestProgressWriterPlain: off a terminal the writer writes its bytes unchanged, between
+// the progress lines.
+func TestProgressWriterPlain(t *testing.T) {
+	p, b, now := fakeProgress(false)
+	log := p.writer()
+	p.update("drift", 0, 10)
+	io.WriteString(log, "review: base: seed on 3 cases\n")
+	*now = now.Add(3 * time.Second)
+	p.tick()
+	io.WriteString(log, "review: part")
+	p.update("drift", 10, 10)
+	p.done()
+	want := "review: base: seed on 3 cases\n" +
+		"compacteval run: drift: 0/10 samples, 3.0s\n" +
+		"review: part" +
+		"compacteval run: drift: 10/10 samples, 3.0s\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("log lines and plain progress mismatch (-want +got):\n%s", diff)
 	}
 }

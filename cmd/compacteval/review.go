@@ -44,7 +44,9 @@ review holds:
     whose output changed, by category, base and head, and whether it moved toward intended
     (base deviated, head returns it), away from it, or neither
   - the drift matrix of both (exact recoveries per operator, same seed and samples)
-  - the eval scores of both, per case and in total (-eval-extractor, default seed)
+  - the eval scores of both, per case and in total (-eval-extractor, default seed), both
+    scored with this compacteval's eval code; when -base and -head are revisions whose
+    eval/ differs, the review says so, since a change to the scorer then does not show
 
 Prints Markdown for a pull-request comment; -markdown and -html also write it to files
 (the HTML page is self-contained, with side-by-side diffs); -json prints one document
@@ -143,6 +145,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	p := newProgress("review", stderr)
 	defer p.done()
+	stderr = p.writer() // the builds' and sides' log lines, and the errors, clear the live line
 	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout, Progress: p.step})
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)

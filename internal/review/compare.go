@@ -93,6 +93,7 @@ func Compare(base, head *Version, opt Options) (*Review, error) {
 	if opt.Corpus != nil {
 		r.Corpus = Corpus{Dir: corpusLabel(opt.Corpus), Cases: len(opt.Corpus.Cases)}
 	}
+	r.EvalCode = compareEvalCode(base, head)
 	logf := func(format string, args ...any) {
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "review: "+format+"\n", args...)
@@ -200,6 +201,28 @@ func corpusLabel(c *corpus.Corpus) string {
 		}
 	}
 	return strings.Join(names, " + ")
+}
+
+// compareEvalCode compares the eval/ trees of two versions built at git revisions; nil
+// when either is not one.
+func compareEvalCode(base, head *Version) *EvalCode {
+	if base.rev == nil || head.rev == nil {
+		return nil
+	}
+	e := &EvalCode{BaseTree: base.rev.evalTree, HeadTree: head.rev.evalTree}
+	if e.BaseTree == e.HeadTree {
+		return e
+	}
+	tree := func(t string) string {
+		if t == "" {
+			return "none"
+		}
+		return t[:min(len(t), 12)]
+	}
+	e.Differs = true
+	e.Note = fmt.Sprintf("eval/ differs between base and head (git tree %s, %s); both sides were scored with head's eval code "+
+		"(that of the compacteval running this review), so scorer changes are not shown", tree(e.BaseTree), tree(e.HeadTree))
+	return e
 }
 
 func (r *Review) note(format string, args ...any) {

@@ -34,30 +34,54 @@ type revBuilds struct {
 	progress func(track, stage string, done, total int)
 }
 
-// build returns the compacteval binary built at rev and a description of the revision.
-func (r *revBuilds) build(rev string) (bin, desc string, err error) {
+// revision is the commit a version was built at.
+type revision struct {
+	commit string
+	// evalTree is the git tree of the commit's eval/ folder; "" when it has none.
+	evalTree string
+}
+
+// resolve returns the commit that rev names in the git repository around dir ("" is "."),
+// the repository's top folder and the tree of the commit's eval/.
+func resolve(dir, rev string) (rv revision, top string, err error) {
 	if strings.HasPrefix(rev, "-") {
-		return "", "", fmt.Errorf("revision %q: a revision does not begin with -", rev)
+		return rv, "", fmt.Errorf("revision %q: a revision does not begin with -", rev)
 	}
-	dir := r.dir
 	if dir == "" {
 		dir = "."
 	}
-	top, err := git(dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return "", "", fmt.Errorf("revision %s: not in a git repository: %w", rev, err)
+	if top, err = git(dir, "rev-parse", "--show-toplevel"); err != nil {
+		return rv, "", fmt.Errorf("revision %s: not in a git repository: %w", rev, err)
 	}
-	commit, err := git(top, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
-	if err != nil {
-		return "", "", fmt.Errorf("revision %s: no such commit", rev)
+	if rv.commit, err = git(top, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+		return rv, "", fmt.Errorf("revision %s: no such commit", rev)
 	}
+	// "040000 tree HASH\teval"; nothing for a commit without eval/.
+	out, err := git(top, "ls-tree", rv.commit, "--", "eval")
+	if err != nil {
+		return rv, "", fmt.Errorf("revision %s: %w", rev, err)
+	}
+	if f := strings.Fields(out); len(f) == 4 && f[1] == "tree" && f[3] == "eval" {
+		rv.evalTree = f[2]
+	}
+	return rv, top, nil
+}
+
+// build returns the compacteval binary built at rev, a description of the revision and
+// its commit.
+func (r *revBuilds) build(rev string) (bin, desc string, rv revision, err error) {
+	rv, top, err := resolve(r.dir, rev)
+	if err != nil {
+		return "", "", rv, err
+	}
+	commit := rv.commit
 	desc = fmt.Sprintf("git %s (%.12s)", rev, commit)
 	if bin, ok := r.bins[commit]; ok {
-		return bin, desc, nil
+		return bin, desc, rv, nil
 	}
 	if r.tmp == "" {
 		if r.tmp, err = os.MkdirTemp("", "compacteval-review-git-"); err != nil {
-			return "", "", err
+			return "", "", rv, err
 		}
 		tmp := r.tmp
 		r.unhook = extractor.OnKill(func() { os.RemoveAll(tmp) })
@@ -72,7 +96,7 @@ func (r *revBuilds) build(rev string) (bin, desc string, err error) {
 		defer r.progress("build "+rev, "build", 1, 1)
 	}
 	if _, err := git(top, "worktree", "add", "--detach", wt, commit); err != nil {
-		return "", "", fmt.Errorf("revision %s: %w", rev, err)
+		return "", "", rv, fmt.Errorf("revision %s: %w", rev, err)
 	}
 	// On a signal during the build, the worktree goes (and with it its registration).
 	unhook := extractor.OnKill(func() { git(top, "worktree", "remove", "--force", wt) })
@@ -92,16 +116,16 @@ func (r *revBuilds) build(rev string) (bin, desc string, err error) {
 	_, rerr := git(top, "worktree", "remove", "--force", wt)
 	unhook()
 	if ctx.Err() != nil {
-		return "", "", fmt.Errorf("revision %s: go build ./cmd/compacteval took more than %s and was stopped", rev, BuildTimeout)
+		return "", "", rv, fmt.Errorf("revision %s: go build ./cmd/compacteval took more than %s and was stopped", rev, BuildTimeout)
 	}
 	if berr != nil {
-		return "", "", fmt.Errorf("revision %s: go build ./cmd/compacteval: %v\n%s", rev, berr, bytes.TrimSpace(out))
+		return "", "", rv, fmt.Errorf("revision %s: go build ./cmd/compacteval: %v\n%s", rev, berr, bytes.TrimSpace(out))
 	}
 	if rerr != nil {
-		return "", "", fmt.Errorf("revision %s: %w", rev, rerr)
+		return "", "", rv, fmt.Errorf("revision %s: %w", rev, rerr)
 	}
 	r.bins[commit] = bin
-	return bin, desc, nil
+	return bin, desc, rv, nil
 }
 
 // close removes the binaries.

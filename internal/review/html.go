@@ -45,6 +45,10 @@ type htmlView struct {
 	Eval     *evalView
 	Absent   string
 	Settings renderSettings
+	// EvalCode is the note that eval/ differs between the revisions, or ""; SameScorer
+	// then follows the eval section's first sentence.
+	EvalCode   string
+	SameScorer string
 }
 
 type renderSettings struct {
@@ -145,6 +149,7 @@ func newHTMLView(r *Review) *htmlView {
 	v := &htmlView{
 		R: r, DiffCSS: template.CSS(report.DiffCSS), Summary: r.summaryLine(),
 		Settings: renderSettings{Custom: renderCustom, Opening: renderOpening, Tail: renderTail},
+		EvalCode: r.evalCodeNote(), SameScorer: sameScorer,
 	}
 	corpus := fmt.Sprintf("Corpus <code>%s</code>: %s", template.HTMLEscapeString(r.Corpus.Dir), plural(r.Corpus.Cases, "case"))
 	if r.Eval != nil {

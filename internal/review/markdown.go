@@ -28,6 +28,9 @@ const (
 func Markdown(w io.Writer, r *Review) error {
 	m := &mdWriter{}
 	m.header(r)
+	if n := r.evalCodeNote(); n != "" {
+		m.p("**Note:** %s.\n\n", n)
+	}
 	m.texts(r)
 	m.extractors(r)
 	m.drift(r)
@@ -425,19 +428,34 @@ func (m *mdWriter) eval(r *Review) {
 		}
 	}
 	if len(changed) == 0 {
-		m.p("No eval score changed on the %s.\n\n", plural(len(e.Cases), "eval case"))
+		m.p("No eval score changed on the %s.", plural(len(e.Cases), "eval case"))
 	} else {
 		m.p("%d of %s changed", len(changed), plural(len(e.Cases), "eval case"))
 		if rest := len(e.Cases) - len(changed); rest > 0 {
 			m.p("; the other %d have the same scores", rest)
 		}
-		m.p(".\n\n")
+		m.p(".")
 	}
+	if r.evalCodeNote() != "" {
+		m.p(" %s", sameScorer)
+	}
+	m.p("\n\n")
 	m.p("| case | score | Δ | coverage | Δ | boundary coverage | Δ |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, c := range changed {
 		m.p("| `%s` | %s | %s | %s | %s | %s | %s |\n", c.ID, meanArrow(c.Score), delta(c.Score.Delta), shareArrow(c.Coverage), delta(c.Coverage.Delta), shareArrow(c.BoundaryCoverage), delta(c.BoundaryCoverage.Delta))
 	}
 	m.p("| **mean** | %s | %s | %s | %s | %s | %s |\n\n", meanArrow(e.Score), delta(e.Score.Delta), meanArrow(e.Coverage), delta(e.Coverage.Delta), meanArrow(e.BoundaryCoverage), delta(e.BoundaryCoverage.Delta))
+}
+
+// sameScorer follows the eval section's first sentence when eval/ differs.
+const sameScorer = "Both sides were scored with head's eval code, although eval/ differs (see the note above)."
+
+// evalCodeNote is the note that eval/ differs between the revisions, or "".
+func (r *Review) evalCodeNote() string {
+	if r.EvalCode == nil || !r.EvalCode.Differs {
+		return ""
+	}
+	return r.EvalCode.Note
 }
 
 func (c EvalCase) changed() bool {

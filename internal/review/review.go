@@ -48,6 +48,10 @@ type Review struct {
 	Drift      *DriftChange      `json:"drift"`
 	Eval       *EvalChange       `json:"eval"`
 
+	// EvalCode compares the eval/ folders of base and head when both are git revisions;
+	// nil otherwise.
+	EvalCode *EvalCode `json:"eval_code"`
+
 	// Notes are what a stage could not compare, and why.
 	Notes []string `json:"notes"`
 	// Regressions are the changes that fail the review, as gate.Check finds them between
@@ -63,6 +67,20 @@ type Review struct {
 
 // Passed reports whether nothing regressed.
 func (r *Review) Passed() bool { return len(r.Regressions) == 0 }
+
+// EvalCode is the eval/ folder of two git revisions. A review scores the summaries of
+// both sides in its own process, with the eval package of the compacteval that runs it
+// (normally head's), never each side with its own: when eval/ differs, a change to the
+// scorer itself does not show in the eval scores, and Note says so.
+type EvalCode struct {
+	// BaseTree and HeadTree are the git tree hashes of eval/ at each commit; "" for a
+	// commit without it.
+	BaseTree string `json:"base_tree"`
+	HeadTree string `json:"head_tree"`
+	Differs  bool   `json:"differs"`
+	// Note is the sentence the renderings show when Differs (no final period).
+	Note string `json:"note,omitempty"`
+}
 
 // Corpus describes the cases both versions ran on.
 type Corpus struct {

@@ -58,6 +58,9 @@ type Version struct {
 	// Label is "base" or "head".
 	Label string `json:"label"`
 	*extractor.Impl
+
+	// rev is the commit of a version built at a git revision; nil for the other kinds.
+	rev *revision
 }
 
 // Open opens base and head. A revision given for both sides that names the same commit is
@@ -92,11 +95,14 @@ func Open(base, head Spec, opt OpenOptions) (b, h *Version, err error) {
 
 func open(label string, s Spec, builds *revBuilds) (*Version, error) {
 	var im *extractor.Impl
+	var rev *revision
 	var err error
 	switch {
 	case s.Rev != "":
 		var bin, desc string
-		if bin, desc, err = builds.build(s.Rev); err == nil {
+		var rv revision
+		if bin, desc, rv, err = builds.build(s.Rev); err == nil {
+			rev = &rv
 			im, err = extractor.OpenArgv(extractor.KindGit, desc, []string{bin, "pipe"}, builds.opt)
 		}
 	case s.Command != "":
@@ -112,7 +118,7 @@ func open(label string, s Spec, builds *revBuilds) (*Version, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
-	return &Version{Label: label, Impl: im}, nil
+	return &Version{Label: label, Impl: im, rev: rev}, nil
 }
 
 // Close stops the version's process and removes its temporary files. Close of a nil
