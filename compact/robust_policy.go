@@ -262,7 +262,7 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 	sc.steps += len(body)
 	c := candidate{body: body, closed: closed, start: int(t.start)}
 	c.sections = sectionCount(body)
-	c.degenerate = !hasContent(body) || isTemplate(body)
+	c.degenerate = !hasContentIn(body, sc.simple) || isTemplate(body)
 	return c
 }
 
@@ -462,7 +462,11 @@ func sectionsUpTo(s string, limit int) int {
 
 // hasContent reports whether a body says anything besides headings, tags and blanks (rule
 // "Truncation").
-func hasContent(body string) bool {
+func hasContent(body string) bool { return hasContentIn(body, false) }
+
+// hasContentIn is hasContent for a body known to end its lines with "\n" alone where simple
+// is set (a part of a scan.simple text), whose lines need no search for other terminators.
+func hasContentIn(body string, simple bool) bool {
 	// Line by line, as eachLine splits them, but without first looking for every kind of
 	// terminator in the whole body: the first lines decide most bodies.
 	nl := -1 // the next '\n' at or after start, or len(body)
@@ -477,7 +481,7 @@ func hasContent(body string) bool {
 		if nl < len(body) {
 			n = 1
 		}
-		for i := start; i < nl; i++ {
+		for i := start; i < nl && !simple; i++ {
 			if c := body[i]; c == '\r' || c == 0xc2 || c == 0xe2 {
 				if m := TerminatorLen(body, i); m > 0 {
 					end, n = i, m
@@ -505,21 +509,25 @@ func isContentLine(line string) bool {
 // tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
 // broken (<summ\xb3ry>), are not content.
 func tagShapedOnly(l string) bool {
-	for l != "" {
-		l = strings.TrimLeft(l, " \t")
-		if l == "" {
-			break
+	for i := 0; ; {
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			i++
 		}
-		if l[0] != '<' {
+		if i == len(l) {
+			return true
+		}
+		if l[i] != '<' {
 			return false
 		}
-		end := strings.IndexAny(l[1:], "<>")
-		if end < 0 || l[1+end] != '>' {
+		j := i + 1 // the first '<' or '>' after it, which must be '>'
+		for j < len(l) && l[j] != '<' && l[j] != '>' {
+			j++
+		}
+		if j == len(l) || l[j] != '>' {
 			return false
 		}
-		l = l[end+2:]
+		i = j + 1
 	}
-	return true
 }
 
 // isHeadingOnly reports a section heading with nothing after it: "3. Files and Code Sections:".
@@ -575,7 +583,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
 		sc.steps += len(body)
-		if hasContent(body) && sectionsUpTo(body, 3) >= 3 {
+		if hasContentIn(body, sc.simple) && sectionsUpTo(body, 3) >= 3 {
 			return body, true
 		}
 		break
@@ -615,7 +623,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			if closeAt != failedClose {
 				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
 				sc.steps += len(body)
-				if hasContent(body) {
+				if hasContentIn(body, sc.simple) {
 					return body, true
 				}
 				failedClose = closeAt
@@ -635,7 +643,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			}
 			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
 			sc.steps += len(body)
-			if hasContent(body) && sectionsUpTo(body, 3) >= 3 {
+			if hasContentIn(body, sc.simple) && sectionsUpTo(body, 3) >= 3 {
 				return body, true
 			}
 		}

@@ -235,6 +235,7 @@ func (sc *scan) scanTags() {
 	lineEnd := -1 // end of the current line; -1 before the first
 	lineStart, firstVisible, contentEnd := 0, 0, 0
 	tickPos, ticks, tickAfter := 0, 0, -1 // tickAfter: the next '`' on the line after a tag
+	tickFirst := -1                       // the first '`' of the line (lineEnd for none); -1 before it is looked for
 	gtNext, ltNext := -1, -1              // the next '>' and '<' at or after a position of the current line
 	prev := -1                            // index of the previous tag on the current line
 	for pos := 0; pos < len(text); {
@@ -264,11 +265,16 @@ func (sc *scan) scanTags() {
 			firstVisible = sc.firstVisible(lineStart, lineEnd)
 			contentEnd = sc.contentEnd(lineStart, lineEnd)
 			sc.steps += lineEnd - i
-			tickPos, ticks, tickAfter = lineStart, 0, -1
+			tickPos, ticks, tickAfter, tickFirst = lineStart, 0, -1, -1
 			gtNext, ltNext, prev = -1, -1, -1
 		}
-		ticks += strings.Count(text[tickPos:i], "`")
-		sc.steps += i - tickPos
+		if tickFirst < 0 {
+			tickFirst = sc.indexByteIn(lineStart, lineEnd, '`')
+		}
+		if tickFirst < i { // else no backtick before the tag: a line of many tags is not counted once per tag
+			ticks += strings.Count(text[tickPos:i], "`")
+			sc.steps += i - tickPos
+		}
 		tickPos = i
 		t, ok := sc.parseTag(i, lineEnd, &gtNext, &ltNext)
 		if !ok {
@@ -388,6 +394,10 @@ func (sc *scan) onlyInvisible(from, to int) bool {
 // openers is searched once.
 func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	text := sc.text
+	if t, ok := plainTag(text[:end], i); ok {
+		sc.steps += int(t.end) - i
+		return t, true
+	}
 	j := skipBlanks(text[:end], i+1)
 	t := tag{kind: opener, start: int32(i)}
 	if j < end && text[j] == '/' {
@@ -429,6 +439,29 @@ func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	t.end = int32(*gtNext + 1)
 	return t, true
 }
+
+// plainTag reads the tag at text[i] when it is one of the four the prompt asks for, spelled
+// as it spells them (<summary>, </summary>, <analysis>, </analysis>): parseTag's answer
+// for them, found by comparing bytes.
+func plainTag(text string, i int) (tag, bool) {
+	rest := text[i+1:]
+	t := tag{kind: opener, start: int32(i)}
+	if len(rest) > 0 && rest[0] == '/' {
+		t.kind, rest = closer, rest[1:]
+	}
+	switch {
+	case strings.HasPrefix(rest, "summary>"):
+		t.name = nameSummary
+	case strings.HasPrefix(rest, "analysis>"):
+		t.name = nameAnalysis
+	default:
+		return tag{}, false
+	}
+	t.end = int32(len(text) - len(rest) + len(tagText[t.name]) + 1)
+	return t, true
+}
+
+var tagText = [...]string{nameSummary: "summary", nameAnalysis: "analysis"}
 
 // indexByteIn returns the position of the first c in text[from:end], or end.
 func (sc *scan) indexByteIn(from, end int, c byte) int {
