@@ -79,7 +79,7 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if between := sc.text[t.end:u.start]; !asciiBlank(between) && trimRobust(between, sc.nel) != "" || sc.afterDetails(u) {
+	if between := sc.text[t.end:u.start]; !asciiBlank(between) && trimRobust(between, sc.nel) != "" || sc.details && sc.afterDetails(u) {
 		return false
 	}
 	sc.steps++

@@ -78,6 +78,7 @@ type scan struct {
 	code          []region // scratch for blockEnd
 	fenceCursor   int      // the first fence line after the last block opener's line
 	inlineOpeners int      // summary openers after prose, outside code
+	regionOpeners int      // analysis, think and example openers: none, no regions
 	openAnalysis  bool     // an analysis block runs unclosed to the end
 	details       bool     // the text holds <details (any case), found by scanTags
 	regionHint    int      // firstRegionAfter's last answer
@@ -250,6 +251,9 @@ func (sc *scan) scanTags() {
 			if t, ok := sc.lineTag(i); ok {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
+				if t.kind == opener && t.name != nameSummary {
+					sc.regionOpeners++
+				}
 				sc.tags = append(sc.tags, t)
 				lineEnd, pos = int(t.end), int(t.end)
 				continue
@@ -308,6 +312,9 @@ func (sc *scan) scanTags() {
 		if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
 			sc.inlineOpeners++
 		}
+		if t.kind == opener && t.name != nameSummary {
+			sc.regionOpeners++
+		}
 		sc.tags = append(sc.tags, t)
 		pos = int(t.end)
 	}
@@ -329,22 +336,26 @@ func (sc *scan) lineTag(i int) (tag, bool) {
 	var k int
 	switch rest := text[j:]; {
 	case strings.HasPrefix(rest, "summary>"):
-		k = j + len("summary")
+		k, t.name = j+len("summary"), nameSummary
 	case strings.HasPrefix(rest, "analysis>"):
-		k = j + len("analysis")
+		k, t.name = j+len("analysis"), nameAnalysis
 	default:
 		for k = j; k < len(text) && k-j <= 8 && isASCIILetter(text[k]); k++ {
 		}
+		if k >= len(text) || text[k] != '>' {
+			return tag{}, false
+		}
+		name, ok := tagNameOf(text[j:k])
+		if !ok {
+			return tag{}, false
+		}
+		t.name = name
 	}
-	if k >= len(text) || text[k] != '>' || k+1 < len(text) && text[k+1] != '\n' {
-		return tag{}, false
-	}
-	name, ok := tagNameOf(text[j:k])
-	if !ok {
+	if k+1 < len(text) && text[k+1] != '\n' {
 		return tag{}, false
 	}
 	sc.steps += k + 1 - i
-	t.name, t.end = name, int32(k+1)
+	t.end = int32(k + 1)
 	return t, true
 }
 
@@ -622,6 +633,9 @@ type region struct{ start, end int }
 // regions returns the analysis and think blocks and the example wrappers, in text order
 // (rules "Analysis" and "Echoed templates").
 func (sc *scan) regions() (analysis []region, examples []region) {
+	if sc.regionOpeners == 0 {
+		return nil, nil // every region starts at an analysis, think or example opener
+	}
 	tags := sc.tags
 	n := len(tags)
 	// For each tag index, the next structural analysis closer, the next analysis closer of
