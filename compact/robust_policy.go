@@ -250,8 +250,11 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 		return candidate{closed: closed, start: int(t.start), degenerate: true} // the common empty block of a loop
 	}
 	body := sc.cutRegions(int(t.end), end, analysis, code)
-	if asciiBlank(body) {
-		return candidate{closed: closed, start: int(t.start), degenerate: true} // what is left of a loop's block
+	if asciiBlank(body) || !hasContentIn(body, sc.onlyLF) {
+		// What is left of a loop's block. The trims below only take a partial closer, blanks
+		// and a leading analysis block from the ends, and no line without content gains any
+		// by that, so the block would be degenerate anyway; its sections are never compared.
+		return candidate{closed: closed, start: int(t.start), degenerate: true}
 	}
 	if !closed {
 		body = trimPartialCloser(body)
@@ -262,7 +265,7 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 	sc.steps += len(body)
 	c := candidate{body: body, closed: closed, start: int(t.start)}
 	c.sections = sectionCount(body)
-	c.degenerate = !hasContentIn(body, sc.simple) || isTemplate(body)
+	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)
 	return c
 }
 
@@ -465,7 +468,7 @@ func sectionsUpTo(s string, limit int) int {
 func hasContent(body string) bool { return hasContentIn(body, false) }
 
 // hasContentIn is hasContent for a body known to end its lines with "\n" alone where simple
-// is set (a part of a scan.simple text), whose lines need no search for other terminators.
+// is set (a part of a scan.onlyLF text), whose lines need no search for other terminators.
 func hasContentIn(body string, simple bool) bool {
 	// Line by line, as eachLine splits them, but without first looking for every kind of
 	// terminator in the whole body: the first lines decide most bodies.
@@ -583,7 +586,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
 		sc.steps += len(body)
-		if hasContentIn(body, sc.simple) && sectionsUpTo(body, 3) >= 3 {
+		if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
 			return body, true
 		}
 		break
@@ -623,7 +626,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			if closeAt != failedClose {
 				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
 				sc.steps += len(body)
-				if hasContentIn(body, sc.simple) {
+				if hasContentIn(body, sc.onlyLF) {
 					return body, true
 				}
 				failedClose = closeAt
@@ -643,7 +646,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			}
 			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
 			sc.steps += len(body)
-			if hasContentIn(body, sc.simple) && sectionsUpTo(body, 3) >= 3 {
+			if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
 				return body, true
 			}
 		}

@@ -72,6 +72,7 @@ type scan struct {
 	text          string
 	nel           bool // U+0085 is the line terminator
 	simple        bool // "\n" is the only line terminator
+	onlyLF        bool // simple, and no U+0085 either, which eachLine and hasContent split at always
 	tags          []tag
 	fences        []fenceLine
 	steps         int      // bytes and items visited, for the linearity tests
@@ -89,6 +90,7 @@ func newScan(text string) *scan {
 	cr := strings.IndexByte(text, '\r') >= 0
 	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
 	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
+	sc.onlyLF = sc.simple && !containsByLast(text, "\u0085")
 	sc.scanTags()
 	sc.scanFences()
 	return sc
