@@ -202,6 +202,9 @@ func (sc *scan) nextLine(end int) int {
 	if end >= len(sc.text) {
 		return -1
 	}
+	if sc.simple {
+		return end + 1
+	}
 	return end + terminatorLen(sc.text, end, sc.nel)
 }
 
@@ -581,7 +584,7 @@ func (sc *scan) fenceHits(s string, c byte) []fenceLine {
 	out := make([]fenceLine, 0, strings.Count(text, string(c))/3)
 	lo := 0 // a line start at or before pos
 	for pos := 0; pos < len(text); {
-		k := strings.Index(text[pos:], s)
+		k := indexRun3(text[pos:], c)
 		if k < 0 {
 			sc.steps += len(text) - pos
 			break
@@ -603,6 +606,23 @@ func (sc *scan) fenceHits(s string, c byte) []fenceLine {
 		pos, lo = next, next
 	}
 	return out
+}
+
+// indexRun3 is strings.Index(s, c+c+c): a vectorised search for c, then a look at the
+// two bytes after it, without Index's general setup for every fence of a text full of them.
+func indexRun3(s string, c byte) int {
+	for at := 0; ; {
+		i := strings.IndexByte(s[at:], c)
+		if i < 0 {
+			return -1
+		}
+		if j := at + i; j+2 < len(s) && s[j+1] == c && s[j+2] == c {
+			return j
+		} else if j+2 >= len(s) {
+			return -1
+		}
+		at += i + 1
+	}
 }
 
 // firstJS returns the position of the first character of text[start:end] that JavaScript's
