@@ -371,12 +371,18 @@ func (sc *scan) firstVisible(start, end int) int {
 		return start // the common line that starts with a visible ASCII character
 	}
 	i := start
-	for i < end {
+	for i < end && (sc.text[i] == ' ' || sc.text[i] == '\t' || sc.text[i] == '\v' || sc.text[i] == '\f') {
+		i++ // the ASCII blanks, without decoding
+	}
+	for i < end && sc.text[i] >= utf8.RuneSelf {
 		r, size := utf8.DecodeRuneInString(sc.text[i:end])
 		if !invisible(r) || size == 1 && r == utf8.RuneError {
 			break
 		}
 		i += size
+		for i < end && (sc.text[i] == ' ' || sc.text[i] == '\t' || sc.text[i] == '\v' || sc.text[i] == '\f') {
+			i++
+		}
 	}
 	sc.steps += i - start
 	return i
