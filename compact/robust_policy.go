@@ -39,6 +39,7 @@ func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate
 	tags := sc.tags
 	fallbacks := maxFallbacks // each block ending at a fallback closer has scanned to the end: bounded work
 	sc.fenceCursor = 0
+	sc.wrongCursor = -1
 	for i := 0; i < len(tags); i++ {
 		t := tags[i]
 		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && (!inline || sc.htmlOnLine(t)) || t.is(inAnalysis) {
@@ -133,6 +134,17 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 		sc.fenceCursor++ // openers come in text order: one pass over the fences for every block
 	}
 	fi := sc.fenceCursor
+	if fi == len(sc.fences) && !sc.enderAfter(i) {
+		// Nothing after the opener can end the block and no fence line can change what
+		// the loop below would see: it would read every tag to the end for the first
+		// wrong closer. Found with a cursor instead, so that a loop of such blocks (each a
+		// fallback) is read once, not once per block.
+		if w := sc.nextWrongCloser(i + 1); fallbacks && w < len(tags) && !tags[w].is(inAnalysis) {
+			b.pos = int(tags[w].start)
+			return b, true, w, true
+		}
+		return b, false, next, false
+	}
 	fenced := -1               // the first structural closer skipped as inside a fence
 	wrongCloser := -1          // the first </analysis> closing the block instead of </summary>
 	html := 0                  // open HTML <summary> elements inside <details>
@@ -204,6 +216,45 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 		return b, true, fenced, true
 	}
 	return b, false, next, false
+}
+
+// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop: a
+// summary closer, or a structural summary opener that is no HTML element, outside analysis
+// blocks and code spans. The last such tag is found once, from the end.
+func (sc *scan) enderAfter(i int) bool {
+	if !sc.enderKnown {
+		sc.enderKnown, sc.lastEnder = true, -1
+		for j := len(sc.tags) - 1; j >= 0; j-- {
+			sc.steps++
+			u := sc.tags[j]
+			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
+				continue
+			}
+			if u.kind == closer || u.structural() && !(sc.details && sc.afterDetails(u)) {
+				sc.lastEnder = j
+				break
+			}
+		}
+	}
+	return sc.lastEnder > i
+}
+
+// nextWrongCloser returns the index of the first structural </analysis> at or after index
+// from (len(tags) for none), blockEnd's wrong closer where no fence intervenes. The blocks
+// ask in text order, so a cursor moves forward once over the tags.
+func (sc *scan) nextWrongCloser(from int) int {
+	if sc.wrongCursor < from {
+		sc.wrongCursor = from
+		for sc.wrongCursor < len(sc.tags) {
+			u := sc.tags[sc.wrongCursor]
+			if u.name == nameAnalysis && u.kind == closer && u.structural() {
+				break
+			}
+			sc.steps++
+			sc.wrongCursor++
+		}
+	}
+	return sc.wrongCursor
 }
 
 // fenceBefore returns the fence character (` or ~) when the last non-blank line before tag

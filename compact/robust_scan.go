@@ -83,6 +83,9 @@ type scan struct {
 	openAnalysis  bool     // an analysis block runs unclosed to the end
 	details       bool     // the text holds <details (any case), found by scanTags
 	regionHint    int      // firstRegionAfter's last answer
+	enderKnown    bool     // lastEnder is known
+	lastEnder     int      // the last tag that can end a block (scan.enderAfter), -1 for none
+	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 }
 
 func newScan(text string) *scan {
