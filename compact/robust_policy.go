@@ -134,7 +134,7 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 		sc.fenceCursor++ // openers come in text order: one pass over the fences for every block
 	}
 	fi := sc.fenceCursor
-	if fi == len(sc.fences) && !sc.enderAfter(i) {
+	if sc.shortcuts && fi == len(sc.fences) && !sc.enderAfter(i) {
 		// Nothing after the opener can end the block and no fence line can change what
 		// the loop below would see: it would read every tag to the end for the first
 		// wrong closer. Found with a cursor instead, so that a loop of such blocks (each a
@@ -301,7 +301,7 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 		return candidate{closed: closed, start: int(t.start), degenerate: true} // the common empty block of a loop
 	}
 	body := sc.cutRegions(int(t.end), end, analysis, code)
-	if asciiBlank(body) || !hasContentIn(body, sc.onlyLF) {
+	if sc.shortcuts && (asciiBlank(body) || !hasContentIn(body, sc.onlyLF)) {
 		// What is left of a loop's block. The trims below only take a partial closer, blanks
 		// and a leading analysis block from the ends, and no line without content gains any
 		// by that, so the block would be degenerate anyway; its sections are never compared.

@@ -73,6 +73,7 @@ type scan struct {
 	nel           bool // U+0085 is the line terminator
 	simple        bool // "\n" is the only line terminator
 	onlyLF        bool // simple, and no U+0085 either, which eachLine and hasContent split at always
+	shortcuts     bool // take the paths for common cases (lineTag, plainTag, ...), not only the general code
 	tags          []tag
 	fences        []fenceLine
 	steps         int      // bytes and items visited, for the linearity tests
@@ -88,12 +89,12 @@ type scan struct {
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 }
 
-func newScan(text string) *scan {
-	sc := &scan{text: text}
+func newScan(text string, shortcuts bool) *scan {
+	sc := &scan{text: text, shortcuts: shortcuts}
 	cr := strings.IndexByte(text, '\r') >= 0
 	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
 	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
-	sc.onlyLF = sc.simple && !containsByLast(text, "\u0085")
+	sc.onlyLF = shortcuts && sc.simple && !containsByLast(text, "\u0085")
 	sc.scanTags()
 	sc.scanFences()
 	return sc
@@ -255,7 +256,7 @@ func (sc *scan) scanTags() {
 		}
 		sc.steps += k + 1
 		i := pos + k
-		if sc.simple && i >= lineEnd && (i == 0 || text[i-1] == '\n') {
+		if sc.shortcuts && sc.simple && i >= lineEnd && (i == 0 || text[i-1] == '\n') {
 			if t, ok := sc.lineTag(i); ok {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
@@ -280,7 +281,7 @@ func (sc *scan) scanTags() {
 			tickPos, ticks, tickAfter, tickFirst = lineStart, 0, -1, -1
 			gtNext, ltNext, prev = -1, -1, -1
 		}
-		if tickFirst < 0 {
+		if tickFirst < 0 && sc.shortcuts {
 			tickFirst = sc.indexByteIn(lineStart, lineEnd, '`')
 		}
 		if tickFirst < i { // else no backtick before the tag: a line of many tags is not counted once per tag
@@ -419,7 +420,7 @@ func (sc *scan) onlyInvisible(from, to int) bool {
 // openers is searched once.
 func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	text := sc.text
-	if t, ok := plainTag(text[:end], i); ok {
+	if t, ok := plainTag(text[:end], i); ok && sc.shortcuts {
 		sc.steps += int(t.end) - i
 		return t, true
 	}
@@ -601,11 +602,11 @@ func (sc *scan) fenceHits(s string, c byte) []fenceLine {
 		sc.steps += k + 1
 		i := pos + k
 		start := i // the fence that starts its line, found without looking back
-		if i > lo && !(sc.simple && text[i-1] == '\n') {
+		if i > lo && !(sc.simple && text[i-1] == '\n' && sc.shortcuts) {
 			start = sc.lineStartAfter(i, lo)
 		}
 		end := sc.lineEnd(i)
-		if start == i || sc.firstJS(start, i) == i {
+		if start == i && sc.shortcuts || sc.firstJS(start, i) == i {
 			out = append(out, fenceLine{int32(start), int32(end), c})
 		}
 		next := sc.nextLine(end)
@@ -664,7 +665,7 @@ type region struct{ start, end int }
 // regions returns the analysis and think blocks and the example wrappers, in text order
 // (rules "Analysis" and "Echoed templates").
 func (sc *scan) regions() (analysis []region, examples []region) {
-	if sc.regionOpeners == 0 {
+	if sc.regionOpeners == 0 && sc.shortcuts {
 		return nil, nil // every region starts at an analysis, think or example opener
 	}
 	tags := sc.tags
