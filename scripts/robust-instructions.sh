@@ -21,8 +21,8 @@ count() {
 	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out.err"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.1fx", a / b }'; }
-million() { awk -v a="$1" 'BEGIN { printf "%.2f M", a / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else if (a / b >= 100) printf "%.0fx", a / b; else printf "%.1fx", a / b }'; }
+million() { awk -v a="$1" 'BEGIN { if (a >= 1e6) printf "%.1f M", a / 1e6; else if (a >= 1e3) printf "%.1f K", a / 1e3; else printf "%d", a }'; }
 
 inputs=${*:-"corpus typical-20KB typical-200KB $("$bin" -list)"}
 echo "| input | seed 100 KB | robust 100 KB | seed 1 MB | robust 1 MB | robust / seed at 1 MB | robust 1 MB / 100 KB |"
