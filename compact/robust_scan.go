@@ -96,8 +96,28 @@ func newScan(text string, shortcuts bool) *scan {
 	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
 	sc.onlyLF = shortcuts && sc.simple && !containsByLast(text, "\u0085")
 	sc.scanTags()
-	sc.scanFences()
+	sc.scanFences(sc.fencesFrom())
 	return sc
+}
+
+// fencesFrom returns where the fence lines that can matter start: only summary blocks read
+// them (scan.blockEnd from the opener's line on, scan.fenceBefore up to three lines before
+// it), so from three lines before the first summary opener's line; len(text) without one.
+func (sc *scan) fencesFrom() int {
+	if !sc.shortcuts {
+		return 0
+	}
+	for _, t := range sc.tags {
+		sc.steps++
+		if t.name == nameSummary && t.kind == opener {
+			l := int(t.line)
+			for n := 0; n < 3 && l > 0; n++ {
+				l = sc.prevLine(l)
+			}
+			return max(l, 0)
+		}
+	}
+	return len(sc.text)
 }
 
 // hasLineSeparator reports whether s holds U+2028 or U+2029.
@@ -573,10 +593,10 @@ func onlyInvisible(s string) bool {
 	return true
 }
 
-// scanFences finds the fence lines: one search per fence string, a line skipped once it
-// holds a hit.
-func (sc *scan) scanFences() {
-	a, b := sc.fenceHits("```", '`'), sc.fenceHits("~~~", '~')
+// scanFences finds the fence lines from the line start from on: one search per fence
+// string, a line skipped once it holds a hit.
+func (sc *scan) scanFences(from int) {
+	a, b := sc.fenceHits(from, "```", '`'), sc.fenceHits(from, "~~~", '~')
 	if len(b) == 0 {
 		sc.fences = a
 		return
@@ -585,15 +605,15 @@ func (sc *scan) scanFences() {
 	sort.Slice(sc.fences, func(i, j int) bool { return sc.fences[i].start < sc.fences[j].start })
 }
 
-func (sc *scan) fenceHits(s string, c byte) []fenceLine {
+func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 	text := sc.text
-	if !strings.Contains(text, s) {
+	if !strings.Contains(text[from:], s) {
 		return nil
 	}
 	// Each fence holds three c: at most a third of them, counted by a vectorised pass.
-	out := make([]fenceLine, 0, strings.Count(text, string(c))/3)
-	lo := 0 // a line start at or before pos
-	for pos := 0; pos < len(text); {
+	out := make([]fenceLine, 0, strings.Count(text[from:], string(c))/3)
+	lo := from // a line start at or before pos
+	for pos := from; pos < len(text); {
 		k := indexRun3(text[pos:], c)
 		if k < 0 {
 			sc.steps += len(text) - pos
@@ -650,14 +670,6 @@ func (sc *scan) firstJS(start, end int) int {
 	return i
 }
 
-// fenceAt returns the fence character of the line starting at start, or 0.
-func (sc *scan) fenceAt(start int) byte {
-	i := sort.Search(len(sc.fences), func(i int) bool { return int(sc.fences[i].start) >= start })
-	if i < len(sc.fences) && int(sc.fences[i].start) == start {
-		return sc.fences[i].char
-	}
-	return 0
-}
 
 // region is a span of the text to skip: an analysis or think block, or an example wrapper.
 type region struct{ start, end int }
