@@ -9,9 +9,13 @@ var (
 		e, _ := extractRobust(text, true)
 		return e
 	}
-	// ExtractRobustGeneral is ExtractRobust without any shortcut: no well-formed check, no
-	// fast path, and none of the scan's paths for common cases.
+	// ExtractRobustGeneral is ExtractRobust without any shortcut: the well-formed rule (a
+	// rule of the policy, not a shortcut), then neither the fast path nor the scan's paths
+	// for common cases.
 	ExtractRobustGeneral = func(text string) Extraction {
+		if seed, ok := wellFormed(text); ok {
+			return seed
+		}
 		e, _ := extractRobust(text, false)
 		return e
 	}

@@ -78,16 +78,26 @@ func ExtractRobust(text string) Extraction {
 	if len(text) >= math.MaxInt32 {
 		return Extract(text)
 	}
-	if wellFormedShape(text) {
-		if seed := seedExtract(text); wellFormedSummary(seed) {
-			return seed
-		}
+	if seed, ok := wellFormed(text); ok {
+		return seed
 	}
 	if e, ok := fastBlock(text); ok {
 		return e
 	}
 	e, _ := extractRobust(text, true)
 	return e
+}
+
+// wellFormed returns seed's extraction of a well-formed answer, the policy's first rule (it
+// holds even where the other rules would find the block degenerate, a summary of headings
+// alone), and false for any other answer.
+func wellFormed(text string) (Extraction, bool) {
+	if wellFormedShape(text) {
+		if seed := seedExtract(text); wellFormedSummary(seed) {
+			return seed, true
+		}
+	}
+	return Extraction{}, false
 }
 
 // extractRobust is ExtractRobust after the well-formed check, with the work it did (see

@@ -31,8 +31,7 @@ func structuralSoup(r *rand.Rand) string {
 	return b.String()
 }
 
-// TestRobustShortcutsAgree holds robust's shortcuts (the well-formed check, the fast path,
-// and the scan's paths for tags alone on their lines, the four tags as the prompt spells
+// TestRobustShortcutsAgree holds robust's shortcuts (the fast path and the scan's paths for tags alone on their lines, the four tags as the prompt spells
 // them, texts without U+0085, blocks nothing can end, fences at line starts ...) to its
 // general code on every input of the TypeScript test, the benchmark inputs, every family at
 // three sizes and generated soups of structural lines. Each shortcut claims to answer as the
@@ -51,6 +50,7 @@ func TestRobustShortcutsAgree(t *testing.T) {
 			shortcutsAgree(t, fmt.Sprintf("family %s %d", f.Name, size), f.Text)
 		}
 	}
+	shortcutsAgree(t, "well-formed, headings alone", "000000000000\n<summary>\n1.:\n2.:\n7.:\n8.:\n9.:\n</summary>") // found by FuzzRobustShortcutsAgree
 	shortcutsAgree(t, "U+0085 inside a line", "<summary>\n1. Primary Request and Intent:\n\n1. Primary Request and Intent:\u00851. Primary Request and Intent:\n")
 	r := rand.New(rand.NewPCG(14, 85))
 	for i := range 200000 {
