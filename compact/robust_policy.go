@@ -437,27 +437,66 @@ func eachLine(s string, f func(string) bool) {
 // "Duplicates").
 func sectionCount(s string) int { return sectionsUpTo(s, 9) }
 
-// sectionsUpTo is sectionCount, stopping once it has counted limit sections: the tests
-// that only ask for "at least limit" need not read the rest of a long summary.
+// sectionsUpTo is sectionCount, stopping once it has counted limit (at least 1) sections:
+// the tests that only ask for "at least limit" need not read the rest of a long summary.
+//
+// A heading line is, after the marks " \t#*>-", a digit 1-9, '.' or ')' and one more
+// character. Rather than split s into lines, it visits each '.' and ')' (a vectorised
+// search: a body without them costs two passes) and reads around it: the digit before, the
+// marks back to the start of the line, and the character after. That is the line-by-line
+// count: a line starts at the start of s or after a terminator as eachLine splits them
+// (lineStartAt), and the character after is on the line when no terminator starts there.
+// Each byte is read at most once more: the runs of marks read back end at distinct digits.
 func sectionsUpTo(s string, limit int) int {
 	var seen [10]bool
 	n := 0
-	eachLine(s, func(line string) bool {
-		i := 0 // strings.TrimLeft(line, " \t#*>-"), without building its set for every line
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '#' || line[i] == '*' || line[i] == '>' || line[i] == '-') {
-			i++
+	for _, punct := range [...]byte{'.', ')'} {
+		for at := 1; n < limit && at < len(s); {
+			k := strings.IndexByte(s[at:], punct)
+			if k < 0 {
+				break
+			}
+			p := at + k // p >= 1: a digit may stand before it
+			at = p + 1
+			d := s[p-1]
+			if d < '1' || d > '9' || seen[d-'0'] || p+1 >= len(s) || TerminatorLen(s, p+1) > 0 {
+				continue
+			}
+			i := p - 1
+			for i > 0 && isSectionMark(s[i-1]) {
+				i--
+			}
+			if lineStartAt(s, i) {
+				seen[d-'0'] = true
+				n++
+			}
 		}
-		l := line[i:]
-		if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' && l[1] != ')' {
-			return true
-		}
-		if d := l[0] - '0'; !seen[d] {
-			seen[d] = true
-			n++
-		}
-		return n < limit
-	})
+	}
 	return n
+}
+
+func isSectionMark(c byte) bool {
+	return c == ' ' || c == '\t' || c == '#' || c == '*' || c == '>' || c == '-'
+}
+
+// lineStartAt reports whether a line of s, as eachLine splits them, starts at i, where s[i]
+// is ASCII and no terminator byte: at the start of s, or right after \n, \r (not followed
+// by the \n of \r\n, as s[i] is no '\n'), U+0085, U+2028 or U+2029. Their lead bytes are
+// never a later byte of another terminator, so eachLine, reading from the start, reads each
+// of them as a terminator.
+func lineStartAt(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	switch s[i-1] {
+	case '\n', '\r':
+		return true
+	case 0x85:
+		return i >= 2 && s[i-2] == 0xc2
+	case 0xa8, 0xa9:
+		return i >= 3 && s[i-3] == 0xe2 && s[i-2] == 0x80
+	}
+	return false
 }
 
 // hasContent reports whether a body says anything besides headings, tags and blanks (rule
@@ -532,11 +571,20 @@ func tagShapedOnly(l string) bool {
 
 // isHeadingOnly reports a section heading with nothing after it: "3. Files and Code Sections:".
 func isHeadingOnly(l string) bool {
-	l = strings.TrimLeft(l, "#* ")
+	i := 0 // strings.TrimLeft(l, "#* "), without building its set for every line
+	for i < len(l) && (l[i] == '#' || l[i] == '*' || l[i] == ' ') {
+		i++
+	}
+	l = l[i:]
 	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
 		return false
 	}
-	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
+	j := len(l) // strings.TrimRight(l, "* ")
+	for j > 0 && (l[j-1] == '*' || l[j-1] == ' ') {
+		j--
+	}
+	// A string has no more runes than bytes: only a long line needs counting.
+	return j > 0 && l[j-1] == ':' && (len(l) < 60 || utf8.RuneCountInString(l) < 60)
 }
 
 // isTemplate reports a body made of the prompt's placeholders ("[Detailed description]"),

@@ -1,0 +1,117 @@
+package compact
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/compacteval/compacteval/internal/textgen"
+)
+
+// This file holds robust's line-reading policy to its plain definitions: each xxxRef below is
+// the function as it read before it was made faster (line by line through eachLine, or with
+// the strings package), and each test asks both on bodies built from the pieces where a
+// shortcut could go wrong (every line terminator and its broken halves, marks, digits,
+// labels, tags, loops of one line).
+
+// linePieces are the atoms of the generated bodies.
+var linePieces = []string{
+	"", " ", "  ", "\t", "#", "##", "*", "**", ">", "-", "_", ":", "x", "é", "\u200b", "\u00a0", "\ufeff",
+	"1.", "2)", "3.", "4.", "5)", "9.", "0.", "10.", ".", ")", "1", "7",
+	"Summary", "summary", "SUMMARY:", "## Summary", "**Summary:**", "Analysis:", "_summary_",
+	"1. Primary Request and Intent:", "3. Files and Code Sections:**", "The tests pass now.",
+	"```", "```go", "~~~", " ```", "<summary>", "</summary>", "<analysis>", "</summ", "<summ", "<", ">", "</",
+	"<function_calls>", "<Invoke name=\"x\">", "<tool_use", "<TOOL_CALL", "<tool", "{", "}",
+	`"tool_use"`, `"tool_calls"`, `"function_call"`, `{"type": "tool_use"}`,
+	"[", "]", "[x]", "[Detailed description]", "[summary]", "[/summary]", "[/SUMMARY]", "[/summ", "[/",
+	"I can't", "i'm sorry",
+	"\n", "\n", "\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "\xe2\x80", "\xe2", "\xc2", "\x85", "\xa8", "\x80\xa9",
+}
+
+// lineBody returns a generated body: a soup of linePieces, now and then a loop of one or two
+// lines with a different tail, as a stuck model writes.
+func lineBody(r *rand.Rand) string {
+	soup := func(n int) string {
+		var b strings.Builder
+		for k := r.IntN(n + 1); k > 0; k-- {
+			b.WriteString(linePieces[r.IntN(len(linePieces))])
+		}
+		return b.String()
+	}
+	if r.IntN(3) != 0 {
+		return soup(12)
+	}
+	unit := soup(4) + "\n"
+	if r.IntN(2) == 0 {
+		unit += soup(4) + [...]string{"\n", "\r\n", "\u2028"}[r.IntN(3)]
+	}
+	return soup(3) + strings.Repeat(unit, r.IntN(40)) + unit[:r.IntN(len(unit)+1)] + soup(3)
+}
+
+// lineBodies returns the generated bodies, the families' texts and their second halves (a
+// family cut mid-line).
+func lineBodies(n int) []string {
+	r := rand.New(rand.NewPCG(14, 3))
+	bodies := []string{"", "\n", "1. a", "1.", "1.\n", "\n1. a", "\r1. a", "\u20281. a", "\xe2\x80\xa91. a", "\u00851. a",
+		"x\xc2\x851. a", "\xe2\x80\xa8\n2) b", "-#> 3. c", "1. a\r", "1. a\u2028b", "1.\u2028"}
+	for range n {
+		bodies = append(bodies, lineBody(r))
+	}
+	for _, f := range textgen.Families(4 << 10) {
+		bodies = append(bodies, f.Text, f.Text[len(f.Text)/2+1:])
+	}
+	return bodies
+}
+
+func sectionsUpToRef(s string, limit int) int {
+	var seen [10]bool
+	n := 0
+	eachLine(s, func(line string) bool {
+		l := strings.TrimLeft(line, " \t#*>-")
+		if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' && l[1] != ')' {
+			return true
+		}
+		if d := l[0] - '0'; !seen[d] {
+			seen[d] = true
+			n++
+		}
+		return n < limit
+	})
+	return n
+}
+
+// TestSectionsUpToAsLines holds sectionsUpTo, which visits the '.' and ')' of a body, to
+// the same count taken line by line. It fails if a terminator (say U+0085) is left out of
+// the line-start test, or if "1." at the end of a line is counted.
+func TestSectionsUpToAsLines(t *testing.T) {
+	for i, body := range lineBodies(60000) {
+		for limit := 1; limit <= 9; limit++ {
+			if got, want := sectionsUpTo(body, limit), sectionsUpToRef(body, limit); got != want {
+				t.Fatalf("case %d: sectionsUpTo(%q, %d) = %d, want %d", i, body, limit, got, want)
+			}
+		}
+	}
+}
+
+func isHeadingOnlyRef(l string) bool {
+	l = strings.TrimLeft(l, "#* ")
+	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
+}
+
+// TestIsHeadingOnlyAsTrim holds isHeadingOnly, which trims its marks by hand and counts
+// runes only in a long line, to its definition with strings.TrimLeft and RuneCount.
+func TestIsHeadingOnlyAsTrim(t *testing.T) {
+	long := "1. " + strings.Repeat("é", 28) + ":"   // 60 bytes, 32 runes
+	longer := "1. " + strings.Repeat("x", 56) + ":" // 60 runes
+	lines := []string{long, longer, longer[:59] + ":", "**1. A:**", "1. A: *", "1.:", "1. a", "*# 2. b :", ":", "1:"}
+	lines = append(lines, lineBodies(20000)...)
+	for i, l := range lines {
+		if got, want := isHeadingOnly(l), isHeadingOnlyRef(l); got != want {
+			t.Fatalf("case %d: isHeadingOnly(%q) = %v, want %v", i, l, got, want)
+		}
+	}
+}
