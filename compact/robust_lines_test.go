@@ -115,3 +115,121 @@ func TestIsHeadingOnlyAsTrim(t *testing.T) {
 		}
 	}
 }
+
+func hasProseRef(body string) bool {
+	found := false
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(line)
+		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
+			return true
+		}
+		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+		return !found
+	})
+	return found
+}
+
+func isToolCallRef(body string) bool {
+	found := false
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(line)
+		for _, p := range [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"} {
+			if hasPrefixFold(l, p) {
+				found = true
+			}
+		}
+		if strings.HasPrefix(l, "{") && (strings.Contains(l, `"tool_use"`) || strings.Contains(l, `"tool_calls"`) || strings.Contains(l, `"function_call"`)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// TestUntaggedChecksAsLines holds hasProse, which skips the copies of a repeated line, and
+// isToolCall, which first looks for what a tool call line must hold, to their line-by-line
+// definitions. hasProse fails if the skip takes a line that ends with "\r\n" or U+2028 for
+// a copy, isToolCall if a '<' prefix is left out of its search.
+func TestUntaggedChecksAsLines(t *testing.T) {
+	bodies := lineBodies(60000)
+	for _, unit := range []string{"Summary\n", "## Summary\n", "Summary\n\n", "```\n", "\n", "Summary\r\n", "Summary\u2028"} {
+		for _, tail := range []string{"", "x", "Summ", "Summary", "Summary\n", "prose\n", "\nx"} {
+			for _, n := range []int{1, 2, 3, 7, 64, 100, 1000} {
+				bodies = append(bodies, strings.Repeat(unit, n)+tail, "x\n"+strings.Repeat(unit, n)+tail)
+			}
+		}
+	}
+	for i, body := range bodies {
+		if got, want := hasProse(body), hasProseRef(body); got != want {
+			t.Fatalf("case %d: hasProse(%q) = %v, want %v", i, clipBody(body), got, want)
+		}
+		if got, want := isToolCall(body), isToolCallRef(body); got != want {
+			t.Fatalf("case %d: isToolCall(%q) = %v, want %v", i, clipBody(body), got, want)
+		}
+	}
+}
+
+// clipBody shortens a long body for a failure message.
+func clipBody(s string) string {
+	if len(s) > 400 {
+		return s[:200] + " ... " + s[len(s)-200:]
+	}
+	return s
+}
+
+func trimRobustRef(s string, nel bool) string {
+	cut := func(r rune) bool { return invisible(r) && (r != '\u0085' || nel) }
+	return strings.TrimFunc(s, cut)
+}
+
+func stripWrapperFenceRef(body string) string {
+	first, rest, ok := strings.Cut(body, "\n")
+	if !ok || !isFenceLine(first) {
+		return body
+	}
+	i := strings.LastIndexByte(strings.TrimRight(rest, " \t\r\n"), '\n')
+	last := TrimJS(rest[i+1:])
+	if !isFenceLine(last) || countUpTo(rest, "```", 2) > 1 {
+		return body
+	}
+	return TrimJS(rest[:max(i, 0)])
+}
+
+func trimPartialCloserRef(body string) string {
+	i := strings.LastIndexByte(body, '<')
+	if i < 0 || len(body)-i > len("</summary") {
+		return body
+	}
+	frag := body[i:]
+	if hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
+		return body[:i]
+	}
+	return body
+}
+
+// TestBodyTrimsAsDefined holds trimRobust (ASCII ends trimmed by bytes), stripWrapperFence
+// (a body opening with a visible ASCII character other than a fence's is left alone) and
+// trimPartialCloser (only the last nine bytes are searched) to their definitions. trimRobust
+// fails if U+0085 or a zero-width space is left to the ASCII loop.
+func TestBodyTrimsAsDefined(t *testing.T) {
+	bodies := lineBodies(60000)
+	for _, s := range []string{" \u0085x\u0085 ", "\u200b x \u200b", "\t\xff\t", "\u00a0", " \n ", "x</summ", "x<summary", "<</SUMMARY",
+		"a < </summar", "```\nx\n```", " ```\nx\n~~~", "~~~\n```\n```"} {
+		bodies = append(bodies, s)
+	}
+	for i, body := range bodies {
+		for _, nel := range []bool{false, true} {
+			if got, want := trimRobust(body, nel), trimRobustRef(body, nel); got != want {
+				t.Fatalf("case %d: trimRobust(%q, %v) = %q, want %q", i, clipBody(body), nel, clipBody(got), clipBody(want))
+			}
+		}
+		for _, b := range []string{body, trimRobustRef(body, false)} {
+			if got, want := stripWrapperFence(b), stripWrapperFenceRef(b); got != want {
+				t.Fatalf("case %d: stripWrapperFence(%q) = %q, want %q", i, clipBody(b), clipBody(got), clipBody(want))
+			}
+		}
+		if got, want := trimPartialCloser(body), trimPartialCloserRef(body); got != want {
+			t.Fatalf("case %d: trimPartialCloser(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
+		}
+	}
+}

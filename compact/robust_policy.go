@@ -333,11 +333,16 @@ func (sc *scan) firstRegionAfter(rs []region, pos int) int {
 
 // trimPartialCloser removes a closing tag cut short at the end of an unclosed block (rule
 // "Truncation").
+//
+// Only a '<' in the last len("</summary") bytes can start one, so only they are searched
+// (LastIndexByte is not vectorised).
 func trimPartialCloser(body string) string {
-	i := strings.LastIndexByte(body, '<')
-	if i < 0 || len(body)-i > len("</summary") {
+	from := max(0, len(body)-len("</summary"))
+	k := strings.LastIndexByte(body[from:], '<')
+	if k < 0 {
 		return body
 	}
+	i := from + k
 	frag := body[i:]
 	if hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
 		return body[:i]
@@ -355,7 +360,13 @@ func hasPrefixFold(s, prefix string) bool {
 
 // stripWrapperFence drops a fence line that opens the body and the one that closes it
 // (rule "Fences").
+//
+// A body that opens with a visible ASCII character other than '`' and '~' opens with no
+// fence line: it is returned without looking for the end of its first line.
 func stripWrapperFence(body string) string {
+	if len(body) > 0 && body[0] < utf8.RuneSelf && !asciiSpace(body[0]) && body[0] != '`' && body[0] != '~' {
+		return body
+	}
 	first, rest, ok := strings.Cut(body, "\n")
 	if !ok || !isFenceLine(first) {
 		return body
@@ -383,9 +394,29 @@ func removeNestedAnalysis(body string) string {
 
 // trimRobust is TrimJS plus the invisible characters; U+0085 only where it ends lines (rule
 // "Trim").
+//
+// An ASCII character is invisible exactly when it is a JavaScript blank (asciiSpace), and is
+// one byte whatever follows: the ASCII ends are trimmed byte by byte, and TrimFunc, which
+// decodes a rune for each character, runs only where an end is not ASCII.
 func trimRobust(s string, nel bool) string {
+	i, j := 0, len(s)
+	for i < j && asciiSpace(s[i]) {
+		i++
+	}
+	for j > i && asciiSpace(s[j-1]) {
+		j--
+	}
+	s = s[i:j]
+	if len(s) == 0 || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf {
+		return s
+	}
 	cut := func(r rune) bool { return invisible(r) && (r != '\u0085' || nel) }
 	return strings.TrimFunc(s, cut)
+}
+
+// asciiSpace reports the ASCII JavaScript whitespace characters.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func isFenceLine(line string) bool { return fenceOf(line).char != 0 }
@@ -408,7 +439,7 @@ func fenceOf(line string) fence {
 // U+2028, U+2029, U+0085), terminators dropped, until f returns false. A text with none but
 // "\n" is split with IndexByte.
 func eachLine(s string, f func(string) bool) {
-	if strings.IndexByte(s, '\r') < 0 && !hasLineSeparator(s) && !containsByLast(s, "\u0085") {
+	if onlyNewlines(s) {
 		for {
 			line, rest, ok := strings.Cut(s, "\n")
 			if !f(line) || !ok {
@@ -748,26 +779,87 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 
 // hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
 // code fence lines.
+//
+// A line's answer depends on the line alone, so a line equal to the one before it needs no
+// second look, and nor do the copies of it that follow (a loop of one line, found by
+// repeatedLines). That skip is taken where "\n" is the only terminator, as eachLine then
+// splits at "\n" alone.
 func hasProse(body string) bool {
-	found := false
-	eachLine(body, func(line string) bool {
-		l := strings.TrimSpace(line)
-		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
-			return true
+	if !onlyNewlines(body) {
+		found := false
+		eachLine(body, func(line string) bool {
+			found = isProseLine(line)
+			return !found
+		})
+		return found
+	}
+	prev, judged := "", false
+	for start := 0; ; {
+		end := len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			end = start + k
 		}
-		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
-		return !found
-	})
-	return found
+		line := body[start:end]
+		switch {
+		case !judged || line != prev:
+			if isProseLine(line) {
+				return true
+			}
+			prev, judged = line, true
+		case end < len(body):
+			end += repeatedLines(body, end+1, len(line)+1) * (len(line) + 1)
+		}
+		if end == len(body) {
+			return false
+		}
+		start = end + 1
+	}
+}
+
+// isProseLine is hasProse's question for one line.
+func isProseLine(line string) bool {
+	l := strings.TrimSpace(line)
+	if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
+		return false
+	}
+	return l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+}
+
+// repeatedLines returns how many whole copies of s[at-p:at] follow at at. It compares in
+// strides that double while they match, then halve, so that a loop of one line costs a few
+// vectorised comparisons, and it reads no more than about twice the bytes it skips plus p.
+func repeatedLines(s string, at, p int) int {
+	good, step := 0, p // s[at:at+good] is copies of the unit
+	for ; at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step]; step *= 2 {
+		good += step
+	}
+	for step /= 2; step >= p; step /= 2 {
+		if at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step] {
+			good += step
+		}
+	}
+	return good / p
+}
+
+// onlyNewlines reports whether "\n" is the only line terminator of s, so that eachLine
+// splits it at "\n" alone.
+func onlyNewlines(s string) bool {
+	return strings.IndexByte(s, '\r') < 0 && !hasLineSeparator(s) && !containsByLast(s, "\u0085")
 }
 
 // isToolCall reports a tool call printed as text: a line that opens XML function-call
 // markup, or a JSON object naming a tool use.
+//
+// Such a line holds one of the markup prefixes at a '<' of the body, or one of the quoted
+// names: a body with neither is answered without splitting it into lines.
 func isToolCall(body string) bool {
+	if !hasToolCallText(body) {
+		return false
+	}
 	found := false
 	eachLine(body, func(line string) bool {
 		l := strings.TrimSpace(line)
-		for _, p := range [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"} {
+		for _, p := range toolCallOpeners {
 			if hasPrefixFold(l, p) {
 				found = true
 			}
@@ -778,6 +870,32 @@ func isToolCall(body string) bool {
 		return !found
 	})
 	return found
+}
+
+var toolCallOpeners = [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"}
+
+// hasToolCallText reports whether body holds a markup prefix of toolCallOpeners (any
+// case) or, after a '{', a quoted name of isToolCall: what a tool call line must hold.
+func hasToolCallText(body string) bool {
+	for at := 0; ; {
+		k := strings.IndexByte(body[at:], '<')
+		if k < 0 {
+			break
+		}
+		at += k
+		for _, p := range toolCallOpeners {
+			if hasPrefixFold(body[at:], p) {
+				return true
+			}
+		}
+		at++
+	}
+	k := strings.IndexByte(body, '{')
+	if k < 0 {
+		return false
+	}
+	rest := body[k:]
+	return strings.Contains(rest, `"tool_use"`) || strings.Contains(rest, `"tool_calls"`) || strings.Contains(rest, `"function_call"`)
 }
 
 // isRefusal reports a text that opens by declining to summarize.
