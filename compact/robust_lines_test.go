@@ -233,3 +233,18 @@ func TestBodyTrimsAsDefined(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexBracketCloserAsFold holds indexBracketCloser, which searches for "[/" and
+// compares the rest, to indexFold from every position. It fails if the comparison is made
+// with the case kept.
+func TestIndexBracketCloserAsFold(t *testing.T) {
+	bodies := lineBodies(20000)
+	bodies = append(bodies, "[/Summary]", "x[/[/summary]", "[/summary", "[/SUMMARY][/summary]", "[[/sUmMaRy]]")
+	for i, body := range bodies {
+		for from := 0; from <= len(body) && from < 64; from++ {
+			if got, want := indexBracketCloser(body, from), indexFold(body, "[/summary]", from); got != want {
+				t.Fatalf("case %d: indexBracketCloser(%q, %d) = %d, want %d", i, clipBody(body), from, got, want)
+			}
+		}
+	}
+}

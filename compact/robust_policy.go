@@ -693,7 +693,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		l := TrimJS(text[start:end])
 		if equalFold(l, "[summary]") {
 			if closeAt < end {
-				closeAt = indexFold(text, "[/summary]", end) // not ToLower: it can change lengths
+				closeAt = indexBracketCloser(text, end) // not ToLower: it can change lengths
 				if closeAt < 0 {
 					closeAt = len(text)
 				}
@@ -729,6 +729,28 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		start = next
 	}
 	return "", false
+}
+
+// indexBracketCloser is indexFold(s, "[/summary]", from), from at most len(s). Its first
+// two characters have no case, so every match starts with "[/" as written: it goes from one
+// '/' to the next (IndexByte, vectorised; answers hold fewer '/' than '[' lines of a
+// looping [summary] marker) and compares around each, instead of comparing at every byte.
+func indexBracketCloser(s string, from int) int {
+	const closer = "[/summary]"
+	for at := from + 1; at < len(s); at++ {
+		k := strings.IndexByte(s[at:], '/')
+		if k < 0 {
+			return -1
+		}
+		at += k // a match starts at at-1
+		if len(s)-(at-1) < len(closer) {
+			return -1 // no later match fits either
+		}
+		if m := s[at-1 : at-1+len(closer)]; m[0] == '[' && m[len(m)-1] == ']' && asciiEqualFold(m, closer) {
+			return at - 1
+		}
+	}
+	return -1
 }
 
 // markerStart reports whether a line starting with byte c can be a marker line: "[summary]",
