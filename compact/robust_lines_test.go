@@ -248,3 +248,71 @@ func TestIndexBracketCloserAsFold(t *testing.T) {
 		}
 	}
 }
+
+func wellFormedShapeRef(text string) bool {
+	s := TrimJS(text)
+	if countUpTo(s, "<summary>", 2) != 1 || countUpTo(s, "</summary>", 2) != 1 {
+		return false
+	}
+	if analyses := countUpTo(s, "<analysis>", 2); analyses > 1 || countUpTo(s, "</analysis>", 2) != analyses ||
+		strings.IndexByte(s, '\r') >= 0 || hasLineSeparator(s) || containsByLast(s, "\u0085") {
+		return false
+	}
+	if strings.Contains(s, "<analysis>") && !strings.HasPrefix(s, "<analysis>\n") {
+		return false
+	}
+	i := strings.Index(s, "\n<summary>\n")
+	j := strings.Index(s, "\n</summary>")
+	if i < 0 || j < i || !strings.HasSuffix(s, "\n</summary>") {
+		return false
+	}
+	if a := strings.Index(s, "\n</analysis>\n"); strings.Contains(s, "<analysis>") && (a < 0 || a > i) {
+		return false
+	}
+	return true
+}
+
+// TestWellFormedShapeAsSearched holds wellFormedShape, which reads the searches for the
+// "\n"-framed tags off the positions of the tags it counted, to the searches themselves, on
+// answers built from every variant of each part of the well-formed shape (the first
+// variant of each is the well-formed one). It fails if the
+// "\n" after the summary opener goes unchecked.
+func TestWellFormedShapeAsSearched(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 4))
+	parts := [][]string{
+		{"", "", " ", "\n", "x", "\u00a0"},
+		{"<analysis>\n", "<analysis>\n", "<analysis>", "x<analysis>\n", "<analysis>\n<analysis>\n", ""},
+		{"a\n", "", "b", "</summary>\n", "<summary>\n"},
+		{"</analysis>\n", "</analysis>\n", "\n</analysis>\n", "</analysis>", "\n</analysis>", "</analysis>x\n", ""},
+		{"\n", "", "\r\n", "\u2028", "\u0085", "<analysis>\n"},
+		{"<summary>\n", "<summary>\n", "\n<summary>\n", "<summary>", "\n<summary>", "<summary>\n<summary>\n", "<summary>x\n"},
+		{"1. x\n", "", "a\n</analysis>\n", "b\u2029\n"},
+		{"</summary>", "</summary>", "\n</summary>", "\n</summary>\n", "\n</summary>x", "\n</summary>\n</summary>", "x</summary>"},
+		{"", "", "\n", " ", "x", "</analysis>", "\n<analysis>"},
+	}
+	texts := lineBodies(2000)
+	for range 100000 {
+		var b strings.Builder
+		for _, p := range parts {
+			if r.IntN(4) != 0 {
+				b.WriteString(p[0]) // the well-formed variant
+			} else {
+				b.WriteString(p[r.IntN(len(p))])
+			}
+		}
+		texts = append(texts, b.String())
+	}
+	well := 0
+	for i, text := range texts {
+		got, want := wellFormedShape(text), wellFormedShapeRef(text)
+		if got != want {
+			t.Fatalf("case %d: wellFormedShape(%q) = %v, want %v", i, clipBody(text), got, want)
+		}
+		if want {
+			well++
+		}
+	}
+	if well < 1000 {
+		t.Fatalf("only %d of %d texts have the well-formed shape: the generator misses it", well, len(texts))
+	}
+}
