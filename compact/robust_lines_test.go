@@ -149,7 +149,8 @@ func isToolCallRef(body string) bool {
 // TestUntaggedChecksAsLines holds hasProse, which skips the copies of a repeated line, and
 // isToolCall, which first looks for what a tool call line must hold, to their line-by-line
 // definitions. hasProse fails if the skip takes a line that ends with "\r\n" or U+2028 for
-// a copy, isToolCall if a '<' prefix is left out of its search.
+// a copy, isToolCall if a '<' prefix is left out of its search or a body past its budget of
+// '<' is answered false.
 func TestUntaggedChecksAsLines(t *testing.T) {
 	bodies := lineBodies(60000)
 	for _, unit := range []string{"Summary\n", "## Summary\n", "Summary\n\n", "```\n", "\n", "Summary\r\n", "Summary\u2028"} {
@@ -158,6 +159,10 @@ func TestUntaggedChecksAsLines(t *testing.T) {
 				bodies = append(bodies, strings.Repeat(unit, n)+tail, "x\n"+strings.Repeat(unit, n)+tail)
 			}
 		}
+	}
+	for _, n := range []int{15, 16, 17, 40} {
+		many := strings.Repeat("<summary> ", n)
+		bodies = append(bodies, many+"\n<invoke name=\"x\">", many+"\n <Tool_Use>", many+"<invoke>", many+"\n"+`{"type": "tool_use"}`)
 	}
 	for i, body := range bodies {
 		if got, want := hasProse(body), hasProseRef(body); got != want {

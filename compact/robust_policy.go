@@ -872,10 +872,10 @@ func onlyNewlines(s string) bool {
 // isToolCall reports a tool call printed as text: a line that opens XML function-call
 // markup, or a JSON object naming a tool use.
 //
-// Such a line holds one of the markup prefixes at a '<' of the body, or one of the quoted
-// names: a body with neither is answered without splitting it into lines.
+// Such a line holds one of the markup prefixes at a '<' of the body, or a '{': a body with
+// neither is answered without splitting it into lines (mayHoldToolCall).
 func isToolCall(body string) bool {
-	if !hasToolCallText(body) {
+	if !mayHoldToolCall(body) {
 		return false
 	}
 	found := false
@@ -896,28 +896,31 @@ func isToolCall(body string) bool {
 
 var toolCallOpeners = [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"}
 
-// hasToolCallText reports whether body holds a markup prefix of toolCallOpeners (any
-// case) or, after a '{', a quoted name of isToolCall: what a tool call line must hold.
-func hasToolCallText(body string) bool {
-	for at := 0; ; {
+// mayHoldToolCall reports whether body holds a '{', a markup prefix of toolCallOpeners
+// (any case) or more than 16 '<': false means that no line of body is a tool call. Past 16
+// '<' the line-by-line pass is left to decide, so that a line of many tags costs no more
+// than it did before this search.
+func mayHoldToolCall(body string) bool {
+	for at, n := 0, 0; ; at, n = at+1, n+1 {
 		k := strings.IndexByte(body[at:], '<')
 		if k < 0 {
-			break
+			return strings.IndexByte(body, '{') >= 0
+		}
+		if n == 16 {
+			return true
 		}
 		at += k
-		for _, p := range toolCallOpeners {
-			if hasPrefixFold(body[at:], p) {
-				return true
+		if at+1 < len(body) {
+			switch body[at+1] | 0x20 { // the letter after '<' of each prefix: f, i, t
+			case 'f', 'i', 't':
+				for _, p := range toolCallOpeners {
+					if hasPrefixFold(body[at:], p) {
+						return true
+					}
+				}
 			}
 		}
-		at++
 	}
-	k := strings.IndexByte(body, '{')
-	if k < 0 {
-		return false
-	}
-	rest := body[k:]
-	return strings.Contains(rest, `"tool_use"`) || strings.Contains(rest, `"tool_calls"`) || strings.Contains(rest, `"function_call"`)
 }
 
 // isRefusal reports a text that opens by declining to summarize.
