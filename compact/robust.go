@@ -136,6 +136,11 @@ func wellFormedSummary(e Extraction) bool {
 // wellFormedShape is the part of the well-formed check that needs no extraction: the tags and lines.
 func wellFormedShape(text string) bool {
 	s := TrimJS(text)
+	// The shape has a "\n" on each side of the summary opener: a text of one line (a line
+	// of many tags or near-misses, where each search below stops at every '<') has not.
+	if k := strings.IndexByte(s, '\n'); k < 0 || strings.IndexByte(s[k+1:], '\n') < 0 {
+		return false
+	}
 	// Each tag is searched for once, and each search stops at the second occurrence: a text
 	// full of mentions fails fast. The "\n"-framed forms the shape asks for (the opener
 	// alone on its line after a line, the closer ending the text after a "\n") are read off

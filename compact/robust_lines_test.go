@@ -281,7 +281,7 @@ func wellFormedShapeRef(text string) bool {
 // "\n"-framed tags off the positions of the tags it counted, to the searches themselves, on
 // answers built from every variant of each part of the well-formed shape (the first
 // variant of each is the well-formed one). It fails if the
-// "\n" after the summary opener goes unchecked.
+// "\n" after the summary opener goes unchecked, or if three "\n" are asked for.
 func TestWellFormedShapeAsSearched(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 4))
 	parts := [][]string{
@@ -295,7 +295,8 @@ func TestWellFormedShapeAsSearched(t *testing.T) {
 		{"</summary>", "</summary>", "\n</summary>", "\n</summary>\n", "\n</summary>x", "\n</summary>\n</summary>", "x</summary>"},
 		{"", "", "\n", " ", "x", "</analysis>", "\n<analysis>"},
 	}
-	texts := lineBodies(2000)
+	texts := append(lineBodies(2000), "x\n<summary>\n</summary>", " x\n<summary>\n</summary>\n", "<summary>\n</summary>",
+		"x<summary>\n</summary>", "x\n<summary></summary>", "<analysis>\n</analysis>\n<summary>\n</summary>")
 	for range 100000 {
 		var b strings.Builder
 		for _, p := range parts {
