@@ -2,6 +2,7 @@ package compact
 
 import (
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -25,7 +26,7 @@ var linePieces = []string{
 	"<function_calls>", "<Invoke name=\"x\">", "<tool_use", "<TOOL_CALL", "<tool", "{", "}",
 	`"tool_use"`, `"tool_calls"`, `"function_call"`, `{"type": "tool_use"}`,
 	"[", "]", "[x]", "[Detailed description]", "[summary]", "[/summary]", "[/SUMMARY]", "[/summ", "[/",
-	"I can't", "i'm sorry",
+	"I can't", "i'm sorry", "summary", "Summaryx", "[SUMMARY]", "  **Summary**", "\u00a0Summary", "xsummary", "summary>", "\u3000## Summary:",
 	"\n", "\n", "\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "\xe2\x80", "\xe2", "\xc2", "\x85", "\xa8", "\x80\xa9",
 }
 
@@ -321,4 +322,133 @@ func TestWellFormedShapeAsSearched(t *testing.T) {
 	if well < 1000 {
 		t.Fatalf("only %d of %d texts have the well-formed shape: the generator misses it", well, len(texts))
 	}
+}
+
+// markerRef is scan.marker as it read before it went from one place that can hold
+// "summary" to the next, instead of from line to line.
+func (sc *scan) markerRef(analysis []region) (string, bool) {
+	text := sc.text
+	for _, t := range sc.tags {
+		if t.name != nameSummary || t.kind != closer || !t.structural() || t.is(inAnalysis) {
+			continue
+		}
+		from := 0
+		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 {
+			from = analysis[k-1].end
+		}
+		body := trimRobust(text[from:t.start], sc.nel)
+		sc.steps += len(body)
+		if hasContentIn(body, sc.simple) && sectionsUpToRef(body, 3) >= 3 {
+			return body, true
+		}
+		break
+	}
+	lastAnalysis := -1
+	if len(analysis) > 0 {
+		lastAnalysis = analysis[len(analysis)-1].start
+	}
+	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
+	var headingTried [2]bool       // a heading before the last analysis block, one after it
+	for start := 0; start >= 0; {
+		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
+			// Only a [summary] line can still be a marker: go to the next line with a '['.
+			k := strings.IndexByte(text[start:], '[')
+			if k < 0 {
+				sc.steps += len(text) - start
+				break
+			}
+			sc.steps += k
+			start = sc.lineStartAfter(start+k, start)
+		}
+		end := sc.lineEnd(start)
+		next := sc.nextLine(end)
+		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
+			start = next // a marker line starts with a blank, '[', a heading mark or S
+			continue
+		}
+		l := TrimJS(text[start:end])
+		if equalFold(l, "[summary]") {
+			if closeAt < end {
+				closeAt = indexFold(text, "[/summary]", end)
+				if closeAt < 0 {
+					closeAt = len(text)
+				}
+				sc.steps += closeAt - end
+			}
+			if closeAt != failedClose {
+				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
+				sc.steps += len(body)
+				if hasContentIn(body, sc.simple) {
+					return body, true
+				}
+				failedClose = closeAt
+			}
+			start = next
+			continue
+		}
+		after := 0
+		if lastAnalysis > start {
+			after = 1
+		}
+		if h := trimLabel(l); equalFold(h, "summary") && next >= 0 && !headingTried[after] {
+			headingTried[after] = true
+			to := len(text)
+			if after == 1 {
+				to = lastAnalysis
+			}
+			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
+			sc.steps += len(body)
+			if hasContentIn(body, sc.simple) && sectionsUpToRef(body, 3) >= 3 {
+				return body, true
+			}
+		}
+		start = next
+	}
+	return "", false
+}
+
+// TestMarkerAsLines holds scan.marker to markerRef on the generated bodies (with and
+// without an analysis block around a part), the families, textgen's answers and answers of
+// marker-like lines. It fails if
+// a Summary label followed by U+00A0 is skipped.
+func TestMarkerAsLines(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 5))
+	texts := lineBodies(40000)
+	for range 5000 {
+		texts = append(texts, textgen.Response(r, 4<<10))
+	}
+	for i := range 20000 {
+		texts = append(texts, texts[i]+"\n<analysis>\n"+texts[i+1]+"\n</analysis>\n"+texts[i+2])
+	}
+	// Answers of marker-like lines: labels, brackets, sections, prose and tags.
+	lines := []string{"Summary", "## Summary:", "**Summary**", "[summary]", "[SUMMARY]", "[/summary]", "[/Summary]", " \u00a0Summary",
+		"Summary\u3000", "_summary_", "summary>", "Summary of work", "1. a", "2. b", "3) c", "4. d", "x", "The tests pass.",
+		"<analysis>", "</analysis>", "</summary>", "<summary>", "", " "}
+	for range 40000 {
+		var b strings.Builder
+		for n := r.IntN(14); n > 0; n-- {
+			b.WriteString(lines[r.IntN(len(lines))])
+			b.WriteString([...]string{"\n", "\n", "\n", "\n", "\r\n", "\u2028", "\u0085", "\n\n"}[r.IntN(8)])
+		}
+		texts = append(texts, b.String())
+	}
+	found := 0
+	for i, text := range texts {
+		sc := newScan(text)
+		analysis, _ := sc.regions()
+		got, gotOK := sc.marker(analysis)
+		ref := newScan(text)
+		refAnalysis, _ := ref.regions()
+		want, wantOK := ref.markerRef(refAnalysis)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("case %d: marker(%q) = %q, %v, want %q, %v", i, clipBody(text), clipBody(got), gotOK, clipBody(want), wantOK)
+		}
+		if wantOK {
+			found++
+		}
+	}
+	if found < 1000 {
+		t.Fatalf("marker found %d of %d texts: the generator misses markers", found, len(texts))
+	}
+	t.Logf("marker found %d of %d texts", found, len(texts))
 }

@@ -684,8 +684,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			sc.steps += k
 			start = sc.lineStartAfter(start+k, start)
 		}
-		end := sc.lineEnd(start)
-		next := sc.nextLine(end)
+		end, next := sc.lineBounds(start)
 		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
 			start = next // a marker line starts with a blank, '[', a heading mark or S
 			continue
@@ -751,6 +750,22 @@ func indexBracketCloser(s string, from int) int {
 		}
 	}
 	return -1
+}
+
+// lineBounds returns sc.lineEnd(start) and the sc.nextLine of it; for a scan.simple text
+// with one search and no calls, as the marker scan asks it for every line.
+func (sc *scan) lineBounds(start int) (end, next int) {
+	if !sc.simple {
+		end = sc.lineEnd(start)
+		return end, sc.nextLine(end)
+	}
+	k := strings.IndexByte(sc.text[start:], '\n')
+	if k < 0 {
+		sc.steps += len(sc.text) - start
+		return len(sc.text), -1
+	}
+	sc.steps += k
+	return start + k, start + k + 1
 }
 
 // markerStart reports whether a line starting with byte c can be a marker line: "[summary]",
