@@ -337,6 +337,16 @@ func (sc *scan) firstRegionAfter(rs []region, pos int) int {
 // Only a '<' in the last len("</summary") bytes can start one, so only they are searched
 // (LastIndexByte is not vectorised).
 func trimPartialCloser(body string) string {
+	if len(body) == 0 {
+		return body
+	}
+	// A fragment is a prefix of "</summary" or "<summary" that ends the body: its last
+	// character is one of theirs, in either case (a blank or a line end is none).
+	switch body[len(body)-1] | 0x20 {
+	case '<', '/', 's', 'u', 'm', 'a', 'r', 'y':
+	default:
+		return body
+	}
 	from := max(0, len(body)-len("</summary"))
 	k := strings.LastIndexByte(body[from:], '<')
 	if k < 0 {
