@@ -213,7 +213,7 @@ func trimPartialCloserRef(body string) string {
 	return body
 }
 
-// TestBodyTrimsAsDefined holds trimRobust (ASCII ends trimmed by bytes), stripWrapperFence
+// TestBodyTrimsAsDefined holds trimRobust and trimJS (ASCII ends trimmed by bytes), stripWrapperFence
 // (a body opening with a visible ASCII character other than a fence's is left alone) and
 // trimPartialCloser (only the last nine bytes are searched) to their definitions. trimRobust
 // fails if U+0085 or a zero-width space is left to the ASCII loop.
@@ -233,6 +233,9 @@ func TestBodyTrimsAsDefined(t *testing.T) {
 			if got, want := stripWrapperFence(b), stripWrapperFenceRef(b); got != want {
 				t.Fatalf("case %d: stripWrapperFence(%q) = %q, want %q", i, clipBody(b), clipBody(got), clipBody(want))
 			}
+		}
+		if got, want := trimJS(body), TrimJS(body); got != want {
+			t.Fatalf("case %d: trimJS(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
 		}
 		if got, want := trimPartialCloser(body), trimPartialCloserRef(body); got != want {
 			t.Fatalf("case %d: trimPartialCloser(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
@@ -451,4 +454,48 @@ func TestMarkerAsLines(t *testing.T) {
 		t.Fatalf("marker found %d of %d texts: the generator misses markers", found, len(texts))
 	}
 	t.Logf("marker found %d of %d texts", found, len(texts))
+}
+
+func tagShapedOnlyRef(l string) bool {
+	for i := 0; ; {
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			i++
+		}
+		if i == len(l) {
+			return true
+		}
+		if l[i] != '<' {
+			return false
+		}
+		j := i + 1
+		for j < len(l) && l[j] != '<' && l[j] != '>' {
+			j++
+		}
+		if j == len(l) || l[j] != '>' {
+			return false
+		}
+		i = j + 1
+	}
+}
+
+// TestTagShapedOnlyAsTokens holds tagShapedOnly, which skips the copies of a loop of one or
+// two tags, to the token-by-token reading, on loops of tags with every kind of tail and the
+// generated bodies. It fails if the skip lands on the blanks after the last copy without
+// reading them as blanks, or takes a copy too many.
+func TestTagShapedOnlyAsTokens(t *testing.T) {
+	lines := lineBodies(20000)
+	for _, unit := range []string{"<summary> ", "<summary>", "<a>\t ", "<summar> <sumaryy> ", "<a><b>  ", "<x> <y> <z> "} {
+		for _, tail := range []string{"", " ", "  \t", "x", "<", "<x", ">", "<a>", "<a> x", "<summary", " <", "\u00a0"} {
+			for _, head := range []string{"", " ", "<b>", "<b> <c> "} {
+				for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 31, 100} {
+					lines = append(lines, head+strings.Repeat(unit, n)+tail, head+strings.Repeat(unit, n)+unit[:len(unit)/2])
+				}
+			}
+		}
+	}
+	for i, l := range lines {
+		if got, want := tagShapedOnly(l), tagShapedOnlyRef(l); got != want {
+			t.Fatalf("case %d: tagShapedOnly(%q) = %v, want %v", i, clipBody(l), got, want)
+		}
+	}
 }

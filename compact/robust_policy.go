@@ -583,18 +583,38 @@ func hasContentIn(body string, simple bool) bool {
 // section heading.
 func isContentLine(line string) bool {
 	l := strings.TrimSpace(line)
-	return l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+	// l is trimmed: tagShapedOnly is false unless it opens with '<' (asked here, as the
+	// call is not inlined).
+	return l != "" && !(l[0] == '<' && tagShapedOnly(l)) && !isHeadingOnly(l)
 }
 
 // tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
 // broken (<summ\xb3ry>), are not content.
 func tagShapedOnly(l string) bool {
-	for i := 0; ; {
+	prev, last := -1, -1 // the starts of the last two tokens
+	for i, n := 0, 0; ; n++ {
 		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
 			i++
 		}
 		if i == len(l) {
 			return true
+		}
+		if n >= 2 && n&(n-1) == 0 && prev >= 0 {
+			// At the 2nd, 4th, 8th... token: the copies that follow of the last token, or of
+			// the last two, with their blanks, are tag-shaped as they are (a loop of tags is
+			// read in a few comparisons; a line of other tags pays a failed comparison for
+			// each power of two).
+			p := i - last
+			r := repeatedLines(l, i, p)
+			if r == 0 {
+				p = i - prev
+				r = repeatedLines(l, i, p)
+			}
+			if r > 0 {
+				i += r * p
+				prev, last = -1, -1
+				continue // blanks may follow the last copy
+			}
 		}
 		if l[i] != '<' {
 			return false
@@ -606,6 +626,7 @@ func tagShapedOnly(l string) bool {
 		if j == len(l) || l[j] != '>' {
 			return false
 		}
+		prev, last = last, i
 		i = j + 1
 	}
 }
@@ -869,7 +890,9 @@ func isProseLine(line string) bool {
 	if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
 		return false
 	}
-	return l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+	// l is trimmed: tagShapedOnly is false unless it opens with '<' (asked here, as the
+	// call is not inlined).
+	return l != "" && !(l[0] == '<' && tagShapedOnly(l)) && !isHeadingOnly(l)
 }
 
 // repeatedLines returns how many whole copies of s[at-p:at] follow at at. It compares in
