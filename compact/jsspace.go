@@ -16,6 +16,9 @@ func IsJSSpace(r rune) bool {
 // TrimJS returns s without leading and trailing JavaScript whitespace, as
 // String.prototype.trim does. Bytes that are not valid UTF-8 are never trimmed.
 func TrimJS(s string) string {
+	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[len(s)-1] > ' ' && s[len(s)-1] < utf8.RuneSelf {
+		return s // visible ASCII at both ends: nothing to decode
+	}
 	for len(s) > 0 {
 		r, size := utf8.DecodeRuneInString(s)
 		if size == 1 && r == utf8.RuneError || !IsJSSpace(r) {

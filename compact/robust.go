@@ -87,14 +87,16 @@ func ExtractRobust(text string) Extraction {
 	if e, ok := fastBlock(text); ok {
 		return e
 	}
-	e, _ := extractRobust(text)
+	e, _ := extractRobust(text, true)
 	return e
 }
 
 // extractRobust is ExtractRobust after the well-formed check, with the work it did (see
-// scan.steps). It runs seed only to report seed's path for the same answer.
-func extractRobust(text string) (Extraction, int) {
-	sc := newScan(text)
+// scan.steps). It runs seed only to report seed's path for the same answer. Without
+// shortcuts it takes none of the scan's paths for common cases, which must answer as the
+// general code does (TestRobustShortcutsAgree).
+func extractRobust(text string, shortcuts bool) (Extraction, int) {
+	sc := newScan(text, shortcuts)
 	analysis, examples := sc.regions()
 	best, ok, seen := sc.blocks(analysis, examples, false)
 	if !ok && sc.inlineOpeners > 0 {

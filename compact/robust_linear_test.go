@@ -12,7 +12,7 @@ import (
 func robustWork(text string) (steps int, alloc uint64) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, steps = extractRobust(text)
+	_, steps = extractRobust(text, true)
 	runtime.ReadMemStats(&after)
 	return steps, after.TotalAlloc - before.TotalAlloc
 }

@@ -39,6 +39,7 @@ func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate
 	tags := sc.tags
 	fallbacks := maxFallbacks // each block ending at a fallback closer has scanned to the end: bounded work
 	sc.fenceCursor = 0
+	sc.wrongCursor = -1
 	for i := 0; i < len(tags); i++ {
 		t := tags[i]
 		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && (!inline || sc.htmlOnLine(t)) || t.is(inAnalysis) {
@@ -79,7 +80,7 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if between := sc.text[t.end:u.start]; !asciiBlank(between) && trimRobust(between, sc.nel) != "" || sc.afterDetails(u) {
+	if between := sc.text[t.end:u.start]; !asciiBlank(between) && trimRobust(between, sc.nel) != "" || sc.details && sc.afterDetails(u) {
 		return false
 	}
 	sc.steps++
@@ -133,6 +134,17 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 		sc.fenceCursor++ // openers come in text order: one pass over the fences for every block
 	}
 	fi := sc.fenceCursor
+	if sc.shortcuts && fi == len(sc.fences) && !sc.enderAfter(i) {
+		// Nothing after the opener can end the block and no fence line can change what
+		// the loop below would see: it would read every tag to the end for the first
+		// wrong closer. Found with a cursor instead, so that a loop of such blocks (each a
+		// fallback) is read once, not once per block.
+		if w := sc.nextWrongCloser(i + 1); fallbacks && w < len(tags) && !tags[w].is(inAnalysis) {
+			b.pos = int(tags[w].start)
+			return b, true, w, true
+		}
+		return b, false, next, false
+	}
 	fenced := -1               // the first structural closer skipped as inside a fence
 	wrongCloser := -1          // the first </analysis> closing the block instead of </summary>
 	html := 0                  // open HTML <summary> elements inside <details>
@@ -206,6 +218,45 @@ func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound
 	return b, false, next, false
 }
 
+// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop: a
+// summary closer, or a structural summary opener that is no HTML element, outside analysis
+// blocks and code spans. The last such tag is found once, from the end.
+func (sc *scan) enderAfter(i int) bool {
+	if !sc.enderKnown {
+		sc.enderKnown, sc.lastEnder = true, -1
+		for j := len(sc.tags) - 1; j >= 0; j-- {
+			sc.steps++
+			u := sc.tags[j]
+			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
+				continue
+			}
+			if u.kind == closer || u.structural() && !(sc.details && sc.afterDetails(u)) {
+				sc.lastEnder = j
+				break
+			}
+		}
+	}
+	return sc.lastEnder > i
+}
+
+// nextWrongCloser returns the index of the first structural </analysis> at or after index
+// from (len(tags) for none), blockEnd's wrong closer where no fence intervenes. The blocks
+// ask in text order, so a cursor moves forward once over the tags.
+func (sc *scan) nextWrongCloser(from int) int {
+	if sc.wrongCursor < from {
+		sc.wrongCursor = from
+		for sc.wrongCursor < len(sc.tags) {
+			u := sc.tags[sc.wrongCursor]
+			if u.name == nameAnalysis && u.kind == closer && u.structural() {
+				break
+			}
+			sc.steps++
+			sc.wrongCursor++
+		}
+	}
+	return sc.wrongCursor
+}
+
 // fenceBefore returns the fence character (` or ~) when the last non-blank line before tag
 // t's line, at most three lines up, is a fence line: the block is wrapped in a fence, and
 // the first fence line of the same character in its body closes that one (rule "Fences").
@@ -250,8 +301,11 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 		return candidate{closed: closed, start: int(t.start), degenerate: true} // the common empty block of a loop
 	}
 	body := sc.cutRegions(int(t.end), end, analysis, code)
-	if asciiBlank(body) {
-		return candidate{closed: closed, start: int(t.start), degenerate: true} // what is left of a loop's block
+	if sc.shortcuts && (asciiBlank(body) || !hasContentIn(body, sc.onlyLF)) {
+		// What is left of a loop's block. The trims below only take a partial closer, blanks
+		// and a leading analysis block from the ends, and no line without content gains any
+		// by that, so the block would be degenerate anyway; its sections are never compared.
+		return candidate{closed: closed, start: int(t.start), degenerate: true}
 	}
 	if !closed {
 		body = trimPartialCloser(body)
@@ -262,7 +316,7 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 	sc.steps += len(body)
 	c := candidate{body: body, closed: closed, start: int(t.start)}
 	c.sections = sectionCount(body)
-	c.degenerate = !hasContentIn(body, sc.simple) || isTemplate(body)
+	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)
 	return c
 }
 
@@ -545,7 +599,7 @@ func lineStartAt(s string, i int) bool {
 func hasContent(body string) bool { return hasContentIn(body, false) }
 
 // hasContentIn is hasContent for a body known to end its lines with "\n" alone where simple
-// is set (a part of a scan.simple text), whose lines need no search for other terminators.
+// is set (a part of a scan.onlyLF text), whose lines need no search for other terminators.
 func hasContentIn(body string, simple bool) bool {
 	// Line by line, as eachLine splits them, but without first looking for every kind of
 	// terminator in the whole body: the first lines decide most bodies.
@@ -693,7 +747,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
 		sc.steps += len(body)
-		if hasContentIn(body, sc.simple) && sectionsUpTo(body, 3) >= 3 {
+		if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
 			return body, true
 		}
 		break
@@ -746,7 +800,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			if closeAt != failedClose {
 				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
 				sc.steps += len(body)
-				if hasContentIn(body, sc.simple) {
+				if hasContentIn(body, sc.onlyLF) {
 					return body, true
 				}
 				failedClose = closeAt
@@ -766,7 +820,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			}
 			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
 			sc.steps += len(body)
-			if hasContentIn(body, sc.simple) && sectionsUpTo(body, 3) >= 3 {
+			if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
 				return body, true
 			}
 		}

@@ -72,25 +72,52 @@ type scan struct {
 	text          string
 	nel           bool // U+0085 is the line terminator
 	simple        bool // "\n" is the only line terminator
+	onlyLF        bool // simple, and no U+0085 either, which eachLine and hasContent split at always
+	shortcuts     bool // take the paths for common cases (lineTag, plainTag, ...), not only the general code
 	tags          []tag
 	fences        []fenceLine
 	steps         int      // bytes and items visited, for the linearity tests
 	code          []region // scratch for blockEnd
 	fenceCursor   int      // the first fence line after the last block opener's line
 	inlineOpeners int      // summary openers after prose, outside code
+	regionOpeners int      // analysis, think and example openers: none, no regions
 	openAnalysis  bool     // an analysis block runs unclosed to the end
 	details       bool     // the text holds <details (any case), found by scanTags
 	regionHint    int      // firstRegionAfter's last answer
+	enderKnown    bool     // lastEnder is known
+	lastEnder     int      // the last tag that can end a block (scan.enderAfter), -1 for none
+	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 }
 
-func newScan(text string) *scan {
-	sc := &scan{text: text}
+func newScan(text string, shortcuts bool) *scan {
+	sc := &scan{text: text, shortcuts: shortcuts}
 	cr := strings.IndexByte(text, '\r') >= 0
 	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
 	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
+	sc.onlyLF = shortcuts && sc.simple && !containsByLast(text, "\u0085")
 	sc.scanTags()
-	sc.scanFences()
+	sc.scanFences(sc.fencesFrom())
 	return sc
+}
+
+// fencesFrom returns where the fence lines that can matter start: only summary blocks read
+// them (scan.blockEnd from the opener's line on, scan.fenceBefore up to three lines before
+// it), so from three lines before the first summary opener's line; len(text) without one.
+func (sc *scan) fencesFrom() int {
+	if !sc.shortcuts {
+		return 0
+	}
+	for _, t := range sc.tags {
+		sc.steps++
+		if t.name == nameSummary && t.kind == opener {
+			l := int(t.line)
+			for n := 0; n < 3 && l > 0; n++ {
+				l = sc.prevLine(l)
+			}
+			return max(l, 0)
+		}
+	}
+	return len(sc.text)
 }
 
 // hasLineSeparator reports whether s holds U+2028 or U+2029.
@@ -199,6 +226,9 @@ func (sc *scan) nextLine(end int) int {
 	if end >= len(sc.text) {
 		return -1
 	}
+	if sc.simple {
+		return end + 1
+	}
 	return end + terminatorLen(sc.text, end, sc.nel)
 }
 
@@ -246,10 +276,13 @@ func (sc *scan) scanTags() {
 		}
 		sc.steps += k + 1
 		i := pos + k
-		if sc.simple && i >= lineEnd && (i == 0 || text[i-1] == '\n') {
+		if sc.shortcuts && sc.simple && i >= lineEnd && (i == 0 || text[i-1] == '\n') {
 			if t, ok := sc.lineTag(i); ok {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
+				if t.kind == opener && t.name != nameSummary {
+					sc.regionOpeners++
+				}
 				sc.tags = append(sc.tags, t)
 				lineEnd, pos = int(t.end), int(t.end)
 				continue
@@ -268,7 +301,7 @@ func (sc *scan) scanTags() {
 			tickPos, ticks, tickAfter, tickFirst = lineStart, 0, -1, -1
 			gtNext, ltNext, prev = -1, -1, -1
 		}
-		if tickFirst < 0 {
+		if tickFirst < 0 && sc.shortcuts {
 			tickFirst = sc.indexByteIn(lineStart, lineEnd, '`')
 		}
 		if tickFirst < i { // else no backtick before the tag: a line of many tags is not counted once per tag
@@ -308,6 +341,9 @@ func (sc *scan) scanTags() {
 		if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
 			sc.inlineOpeners++
 		}
+		if t.kind == opener && t.name != nameSummary {
+			sc.regionOpeners++
+		}
 		sc.tags = append(sc.tags, t)
 		pos = int(t.end)
 	}
@@ -329,22 +365,26 @@ func (sc *scan) lineTag(i int) (tag, bool) {
 	var k int
 	switch rest := text[j:]; {
 	case strings.HasPrefix(rest, "summary>"):
-		k = j + len("summary")
+		k, t.name = j+len("summary"), nameSummary
 	case strings.HasPrefix(rest, "analysis>"):
-		k = j + len("analysis")
+		k, t.name = j+len("analysis"), nameAnalysis
 	default:
 		for k = j; k < len(text) && k-j <= 8 && isASCIILetter(text[k]); k++ {
 		}
+		if k >= len(text) || text[k] != '>' {
+			return tag{}, false
+		}
+		name, ok := tagNameOf(text[j:k])
+		if !ok {
+			return tag{}, false
+		}
+		t.name = name
 	}
-	if k >= len(text) || text[k] != '>' || k+1 < len(text) && text[k+1] != '\n' {
-		return tag{}, false
-	}
-	name, ok := tagNameOf(text[j:k])
-	if !ok {
+	if k+1 < len(text) && text[k+1] != '\n' {
 		return tag{}, false
 	}
 	sc.steps += k + 1 - i
-	t.name, t.end = name, int32(k+1)
+	t.end = int32(k + 1)
 	return t, true
 }
 
@@ -355,12 +395,18 @@ func (sc *scan) firstVisible(start, end int) int {
 		return start // the common line that starts with a visible ASCII character
 	}
 	i := start
-	for i < end {
+	for i < end && (sc.text[i] == ' ' || sc.text[i] == '\t' || sc.text[i] == '\v' || sc.text[i] == '\f') {
+		i++ // the ASCII blanks, without decoding
+	}
+	for i < end && sc.text[i] >= utf8.RuneSelf {
 		r, size := utf8.DecodeRuneInString(sc.text[i:end])
 		if !invisible(r) || size == 1 && r == utf8.RuneError {
 			break
 		}
 		i += size
+		for i < end && (sc.text[i] == ' ' || sc.text[i] == '\t' || sc.text[i] == '\v' || sc.text[i] == '\f') {
+			i++
+		}
 	}
 	sc.steps += i - start
 	return i
@@ -394,7 +440,7 @@ func (sc *scan) onlyInvisible(from, to int) bool {
 // openers is searched once.
 func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	text := sc.text
-	if t, ok := plainTag(text[:end], i); ok {
+	if t, ok := plainTag(text[:end], i); ok && sc.shortcuts {
 		sc.steps += int(t.end) - i
 		return t, true
 	}
@@ -547,10 +593,10 @@ func onlyInvisible(s string) bool {
 	return true
 }
 
-// scanFences finds the fence lines: one search per fence string, a line skipped once it
-// holds a hit.
-func (sc *scan) scanFences() {
-	a, b := sc.fenceHits("```", '`'), sc.fenceHits("~~~", '~')
+// scanFences finds the fence lines from the line start from on: one search per fence
+// string, a line skipped once it holds a hit.
+func (sc *scan) scanFences(from int) {
+	a, b := sc.fenceHits(from, "```", '`'), sc.fenceHits(from, "~~~", '~')
 	if len(b) == 0 {
 		sc.fences = a
 		return
@@ -559,16 +605,16 @@ func (sc *scan) scanFences() {
 	sort.Slice(sc.fences, func(i, j int) bool { return sc.fences[i].start < sc.fences[j].start })
 }
 
-func (sc *scan) fenceHits(s string, c byte) []fenceLine {
+func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 	text := sc.text
-	if !strings.Contains(text, s) {
+	if !strings.Contains(text[from:], s) {
 		return nil
 	}
 	// Each fence holds three c: at most a third of them, counted by a vectorised pass.
-	out := make([]fenceLine, 0, strings.Count(text, string(c))/3)
-	lo := 0 // a line start at or before pos
-	for pos := 0; pos < len(text); {
-		k := strings.Index(text[pos:], s)
+	out := make([]fenceLine, 0, strings.Count(text[from:], string(c))/3)
+	lo := from // a line start at or before pos
+	for pos := from; pos < len(text); {
+		k := indexRun3(text[pos:], c)
 		if k < 0 {
 			sc.steps += len(text) - pos
 			break
@@ -576,11 +622,11 @@ func (sc *scan) fenceHits(s string, c byte) []fenceLine {
 		sc.steps += k + 1
 		i := pos + k
 		start := i // the fence that starts its line, found without looking back
-		if i > lo && !(sc.simple && text[i-1] == '\n') {
+		if i > lo && !(sc.simple && text[i-1] == '\n' && sc.shortcuts) {
 			start = sc.lineStartAfter(i, lo)
 		}
 		end := sc.lineEnd(i)
-		if start == i || sc.firstJS(start, i) == i {
+		if start == i && sc.shortcuts || sc.firstJS(start, i) == i {
 			out = append(out, fenceLine{int32(start), int32(end), c})
 		}
 		next := sc.nextLine(end)
@@ -590,6 +636,23 @@ func (sc *scan) fenceHits(s string, c byte) []fenceLine {
 		pos, lo = next, next
 	}
 	return out
+}
+
+// indexRun3 is strings.Index(s, c+c+c): a vectorised search for c, then a look at the
+// two bytes after it, without Index's general setup for every fence of a text full of them.
+func indexRun3(s string, c byte) int {
+	for at := 0; ; {
+		i := strings.IndexByte(s[at:], c)
+		if i < 0 {
+			return -1
+		}
+		if j := at + i; j+2 < len(s) && s[j+1] == c && s[j+2] == c {
+			return j
+		} else if j+2 >= len(s) {
+			return -1
+		}
+		at += i + 1
+	}
 }
 
 // firstJS returns the position of the first character of text[start:end] that JavaScript's
@@ -607,14 +670,6 @@ func (sc *scan) firstJS(start, end int) int {
 	return i
 }
 
-// fenceAt returns the fence character of the line starting at start, or 0.
-func (sc *scan) fenceAt(start int) byte {
-	i := sort.Search(len(sc.fences), func(i int) bool { return int(sc.fences[i].start) >= start })
-	if i < len(sc.fences) && int(sc.fences[i].start) == start {
-		return sc.fences[i].char
-	}
-	return 0
-}
 
 // region is a span of the text to skip: an analysis or think block, or an example wrapper.
 type region struct{ start, end int }
@@ -622,6 +677,9 @@ type region struct{ start, end int }
 // regions returns the analysis and think blocks and the example wrappers, in text order
 // (rules "Analysis" and "Echoed templates").
 func (sc *scan) regions() (analysis []region, examples []region) {
+	if sc.regionOpeners == 0 && sc.shortcuts {
+		return nil, nil // every region starts at an analysis, think or example opener
+	}
 	tags := sc.tags
 	n := len(tags)
 	// For each tag index, the next structural analysis closer, the next analysis closer of

@@ -56,6 +56,8 @@ func TestExtractRobust(t *testing.T) {
 		{"brackets", "[summary]\n" + sections + "\n[/summary]\nThanks!", sections, true, "bracket markers"},
 		{"brackets, length-changing lowercase", "[summary]\nİSTANBUL İZMİR " + sections + "\n[/summary]\nAfter.", "İSTANBUL İZMİR " + sections, true,
 			"İ grows when lowercased: the closing bracket is found in the text itself"},
+		{"headings split at U+0085 only", "<summary>\n1. Primary Request and Intent:\n\n1. Primary Request and Intent:\u00851. Primary Request and Intent:\n", "", false,
+			"U+0085 ends no line of a text with \\n for the tags, but splits lines when robust asks whether a block says anything"},
 		{"no tags, prose", "Here is what we did: we fixed the test.", "Here is what we did: we fixed the test.", true, "an untagged answer is its text"},
 		{"no tags, nine sections", an + sections, sections, true, "an untagged summary after a closed analysis"},
 		{"no tags, refusal", "I can't summarize this: the transcript holds secrets.", "", false, "a refusal is no summary"},

@@ -1,0 +1,45 @@
+#!/bin/sh
+# robust-instructions.sh: instructions robust and seed execute on each benchmark input, counted
+# by valgrind's callgrind (deterministic for a binary and input, whatever else the machine
+# runs), at 100 KB and 1 MB for the families, as a Markdown table. Needs valgrind.
+#
+#   scripts/robust-instructions.sh [INPUT...]     (default: the corpus, the benchmark inputs, every family)
+set -eu
+command -v valgrind >/dev/null || { echo "robust-instructions.sh: valgrind is not on PATH" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+bin=$(mktemp -d)/icount
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go build -o "$bin" ./internal/icount
+
+# count INPUT SIZE EXTRACTOR: instructions inside icount's measured function.
+count() {
+	out=$(dirname "$bin")/cg.out
+	# Go's signals and goroutines upset callgrind: one thread, no preemption, no collector.
+	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind --callgrind-out-file="$out" \
+		--toggle-collect='main.measured' "$bin" -input "$1" -size "$2" -extractor "$3" >/dev/null 2>"$out.err" ||
+		{ cat "$out.err" >&2; exit 1; }
+	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out.err"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else if (a / b >= 100) printf "%.0fx", a / b; else printf "%.1fx", a / b }'; }
+million() { awk -v a="$1" 'BEGIN { if (a >= 1e6) printf "%.1f M", a / 1e6; else if (a >= 1e3) printf "%.1f K", a / 1e3; else printf "%d", a }'; }
+
+inputs=${*:-"corpus typical-20KB typical-200KB $("$bin" -list)"}
+echo "| input | seed 100 KB | robust 100 KB | seed 1 MB | robust 1 MB | robust / seed at 1 MB | robust 1 MB / 100 KB |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+for in in $inputs; do
+	case $in in
+	corpus | typical-*)
+		s=$(count "$in" 0 seed)
+		r=$(count "$in" 0 robust)
+		echo "| $in | | | $(million "$s") | $(million "$r") | $(ratio "$r" "$s") | |"
+		;;
+	*)
+		s1=$(count "$in" 102400 seed)
+		r1=$(count "$in" 102400 robust)
+		s2=$(count "$in" 1048576 seed)
+		r2=$(count "$in" 1048576 robust)
+		echo "| $in | $(million "$s1") | $(million "$r1") | $(million "$s2") | $(million "$r2") | $(ratio "$r2" "$s2") | $(ratio "$r2" "$r1") |"
+		;;
+	esac
+done
