@@ -327,8 +327,9 @@ func TestWellFormedShapeAsSearched(t *testing.T) {
 	}
 }
 
-// markerRef is scan.marker as it read before it went from one place that can hold
-// "summary" to the next, instead of from line to line.
+// markerRef is scan.marker as it read before this file's tests, line by line. It splits a
+// body's lines at "\n" alone only where the text has no U+0085 either, as hasContent's
+// lines are split (main's scan.onlyLF; a U+0085 inside a line can hide a heading).
 func (sc *scan) markerRef(analysis []region) (string, bool) {
 	text := sc.text
 	for _, t := range sc.tags {
@@ -341,7 +342,7 @@ func (sc *scan) markerRef(analysis []region) (string, bool) {
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
 		sc.steps += len(body)
-		if hasContentIn(body, sc.simple) && sectionsUpToRef(body, 3) >= 3 {
+		if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) && sectionsUpToRef(body, 3) >= 3 {
 			return body, true
 		}
 		break
@@ -381,7 +382,7 @@ func (sc *scan) markerRef(analysis []region) (string, bool) {
 			if closeAt != failedClose {
 				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
 				sc.steps += len(body)
-				if hasContentIn(body, sc.simple) {
+				if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) {
 					return body, true
 				}
 				failedClose = closeAt
@@ -401,7 +402,7 @@ func (sc *scan) markerRef(analysis []region) (string, bool) {
 			}
 			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
 			sc.steps += len(body)
-			if hasContentIn(body, sc.simple) && sectionsUpToRef(body, 3) >= 3 {
+			if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) && sectionsUpToRef(body, 3) >= 3 {
 				return body, true
 			}
 		}
@@ -437,10 +438,10 @@ func TestMarkerAsLines(t *testing.T) {
 	}
 	found := 0
 	for i, text := range texts {
-		sc := newScan(text)
+		sc := newScan(text, true)
 		analysis, _ := sc.regions()
 		got, gotOK := sc.marker(analysis)
-		ref := newScan(text)
+		ref := newScan(text, true)
 		refAnalysis, _ := ref.regions()
 		want, wantOK := ref.markerRef(refAnalysis)
 		if got != want || gotOK != wantOK {
