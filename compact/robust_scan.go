@@ -670,7 +670,6 @@ func (sc *scan) firstJS(start, end int) int {
 	return i
 }
 
-
 // region is a span of the text to skip: an analysis or think block, or an example wrapper.
 type region struct{ start, end int }
 
