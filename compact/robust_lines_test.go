@@ -500,3 +500,64 @@ func TestTagShapedOnlyAsTokens(t *testing.T) {
 		}
 	}
 }
+
+// go test -run='^$' -fuzz='^FuzzLinePolicyAgrees$' -fuzztime=30s ./compact
+//
+// FuzzLinePolicyAgrees holds each line-reading function of robust's policy to its
+// reference above on one body: the section count for every limit, hasProse, isToolCall,
+// isHeadingOnly, tagShapedOnly, the trims, the [/summary] search, the well-formed shape
+// and the marker scan of the body as an answer; seeds are the generated bodies.
+func FuzzLinePolicyAgrees(f *testing.F) {
+	for _, body := range lineBodies(200) {
+		f.Add(body)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		for limit := 1; limit <= 9; limit++ {
+			if got, want := sectionsUpTo(body, limit), sectionsUpToRef(body, limit); got != want {
+				t.Fatalf("sectionsUpTo(%q, %d) = %d, want %d", body, limit, got, want)
+			}
+		}
+		checks := []struct {
+			name      string
+			got, want bool
+		}{
+			{"hasProse", hasProse(body), hasProseRef(body)},
+			{"isToolCall", isToolCall(body), isToolCallRef(body)},
+			{"isHeadingOnly", isHeadingOnly(body), isHeadingOnlyRef(body)},
+			{"tagShapedOnly", tagShapedOnly(body), tagShapedOnlyRef(body)},
+		}
+		for _, c := range checks {
+			if c.got != c.want {
+				t.Fatalf("%s(%q) = %v, want %v", c.name, body, c.got, c.want)
+			}
+		}
+		trims := []struct {
+			name      string
+			got, want string
+		}{
+			{"trimRobust", trimRobust(body, false), trimRobustRef(body, false)},
+			{"trimRobust nel", trimRobust(body, true), trimRobustRef(body, true)},
+			{"trimJS", trimJS(body), TrimJS(body)},
+			{"stripWrapperFence", stripWrapperFence(body), stripWrapperFenceRef(body)},
+			{"trimPartialCloser", trimPartialCloser(body), trimPartialCloserRef(body)},
+		}
+		for _, c := range trims {
+			if c.got != c.want {
+				t.Fatalf("%s(%q) = %q, want %q", c.name, body, c.got, c.want)
+			}
+		}
+		if got, want := indexBracketCloser(body, 0), indexFold(body, "[/summary]", 0); got != want {
+			t.Fatalf("indexBracketCloser(%q, 0) = %d, want %d", body, got, want)
+		}
+		if got, want := wellFormedShape(body), wellFormedShapeRef(body); got != want {
+			t.Fatalf("wellFormedShape(%q) = %v, want %v", body, got, want)
+		}
+		sc, ref := newScan(body, true), newScan(body, true)
+		analysis, _ := sc.regions()
+		refAnalysis, _ := ref.regions()
+		got, gotOK := sc.marker(analysis)
+		if want, wantOK := ref.markerRef(refAnalysis); got != want || gotOK != wantOK {
+			t.Fatalf("marker(%q) = %q, %v, want %q, %v", body, got, gotOK, want, wantOK)
+		}
+	})
+}
