@@ -758,7 +758,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 	}
 	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
 	var headingTried [2]bool       // a heading before the last analysis block, one after it
-	ti := 0                        // the first tag at or after start
+	tags, ti := sc.tags, 0         // ti: the first tag at or after start, where a line opens with '<'
 	for start := 0; start >= 0; {
 		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
 			// Only a [summary] line can still be a marker: go to the next line with a '['.
@@ -773,14 +773,16 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		// A line that opens with a tag is no marker line (markerStart('<') is false), and one
 		// whose tag is followed by "\n" ends there: a tag never spans a line end. A loop of
 		// tag lines is passed without searching for its line ends.
-		for ti < len(sc.tags) && int(sc.tags[ti].start) < start {
-			ti++
-		}
-		if ti < len(sc.tags) && int(sc.tags[ti].start) == start {
-			if e := int(sc.tags[ti].end); e < len(text) && text[e] == '\n' {
-				sc.steps += e + 1 - start
-				start = e + 1
-				continue
+		if start < len(text) && text[start] == '<' {
+			for ti < len(tags) && int(tags[ti].start) < start {
+				ti++ // each tag is passed once over the scan
+			}
+			if ti < len(tags) && int(tags[ti].start) == start {
+				if e := int(tags[ti].end); e < len(text) && text[e] == '\n' {
+					sc.steps += e + 1 - start
+					start = e + 1
+					continue
+				}
 			}
 		}
 		end, next := sc.lineBounds(start)
