@@ -923,6 +923,32 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 // repeatedLines). That skip is taken where "\n" is the only terminator, as eachLine then
 // splits at "\n" alone.
 func hasProse(body string) bool {
+	// The first lines decide most bodies: each of the first eight is read as eachLine
+	// reads it when it holds no terminator but its "\n" (eachLine splits such a line
+	// alone, whatever the rest holds), before the rest is searched for other terminators.
+	start := 0
+	for n := 0; n < 8; n++ {
+		end := len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		line := body[start:end]
+		if !onlyNewlines(line) {
+			break
+		}
+		if isProseLine(line) {
+			return true
+		}
+		if end == len(body) {
+			return false
+		}
+		start = end + 1 // after a "\n": eachLine splits the rest as it splits it in body
+	}
+	return hasProseFrom(body[start:])
+}
+
+// hasProseFrom is hasProse without its look at the first lines.
+func hasProseFrom(body string) bool {
 	if !onlyNewlines(body) {
 		found := false
 		eachLine(body, func(line string) bool {
