@@ -3,6 +3,7 @@ package compact
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 func init() {
@@ -147,29 +148,70 @@ func wellFormedSummary(e Extraction) bool {
 
 // wellFormedShape is the part of the well-formed check that needs no extraction: the tags and lines.
 func wellFormedShape(text string) bool {
-	s := TrimJS(text)
-	// Each count stops at the second occurrence: a text full of mentions fails fast.
-	if countUpTo(s, "<summary>", 2) != 1 || countUpTo(s, "</summary>", 2) != 1 {
+	s := trimJS(text)
+	// The shape has a "\n" on each side of the summary opener: a text of one line (a line
+	// of many tags or near-misses, where each search below stops at every '<') has not.
+	if k := strings.IndexByte(s, '\n'); k < 0 || strings.IndexByte(s[k+1:], '\n') < 0 {
 		return false
 	}
+	// Each tag is searched for once, and each search stops at the second occurrence: a text
+	// full of mentions fails fast. The "\n"-framed forms the shape asks for (the opener
+	// alone on its line after a line, the closer ending the text after a "\n") are read off
+	// the position of the only one there is.
+	open, n := tagIndex(s, "<summary>")
+	if n != 1 {
+		return false
+	}
+	close, n := tagIndex(s, "</summary>")
+	if n != 1 || open == 0 || s[open-1] != '\n' || open+len("<summary>") == len(s) || s[open+len("<summary>")] != '\n' ||
+		close < open || s[close-1] != '\n' || close+len("</summary>") != len(s) {
+		return false
+	}
+	_, analyses := tagIndex(s, "<analysis>")
+	aclose, aclosers := tagIndex(s, "</analysis>")
 	// Four searches, not strings.ContainsAny: with non-ASCII characters in its set that
 	// calls IndexRune for every rune of s, 60% of the time of a well-formed answer.
-	if analyses := countUpTo(s, "<analysis>", 2); analyses > 1 || countUpTo(s, "</analysis>", 2) != analyses ||
-		strings.IndexByte(s, '\r') >= 0 || hasLineSeparator(s) || containsByLast(s, "\u0085") {
+	if analyses > 1 || aclosers != analyses || strings.IndexByte(s, '\r') >= 0 || hasLineSeparator(s) || containsByLast(s, "\u0085") {
 		return false
 	}
-	if strings.Contains(s, "<analysis>") && !strings.HasPrefix(s, "<analysis>\n") {
-		return false
+	if analyses == 0 {
+		return true
 	}
-	i := strings.Index(s, "\n<summary>\n")
-	j := strings.Index(s, "\n</summary>")
-	if i < 0 || j < i || !strings.HasSuffix(s, "\n</summary>") {
-		return false
+	// The analysis opens the text on a line of its own and its closer, alone on its line,
+	// comes before the summary opener.
+	return strings.HasPrefix(s, "<analysis>\n") && s[aclose-1] == '\n' && aclose+len("</analysis>") < len(s) &&
+		s[aclose+len("</analysis>")] == '\n' && aclose < open
+}
+
+// tagIndex returns the index of the first tag in s (-1 for none) and how many there are,
+// counting no further than 2.
+func tagIndex(s, tag string) (int, int) {
+	i := strings.Index(s, tag)
+	switch {
+	case i < 0:
+		return -1, 0
+	case strings.Contains(s[i+len(tag):], tag):
+		return i, 2
 	}
-	if a := strings.Index(s, "\n</analysis>\n"); strings.Contains(s, "<analysis>") && (a < 0 || a > i) {
-		return false
+	return i, 1
+}
+
+// trimJS is TrimJS with the ASCII blanks at the ends trimmed byte by byte: TrimJS decodes
+// a rune for each, which a long run of spaces makes costly. ASCII bytes are whole
+// characters, so TrimJS, left the rest, trims what it would have trimmed.
+func trimJS(s string) string {
+	i, j := 0, len(s)
+	for i < j && asciiSpace(s[i]) {
+		i++
 	}
-	return true
+	for j > i && asciiSpace(s[j-1]) {
+		j--
+	}
+	s = s[i:j]
+	if len(s) > 0 && (s[0] >= utf8.RuneSelf || s[len(s)-1] >= utf8.RuneSelf) {
+		return TrimJS(s)
+	}
+	return s
 }
 
 // countUpTo returns the number of non-overlapping sub in s, counting no further than max.

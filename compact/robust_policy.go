@@ -387,11 +387,26 @@ func (sc *scan) firstRegionAfter(rs []region, pos int) int {
 
 // trimPartialCloser removes a closing tag cut short at the end of an unclosed block (rule
 // "Truncation").
+//
+// Only a '<' in the last len("</summary") bytes can start one, so only they are searched
+// (LastIndexByte is not vectorised).
 func trimPartialCloser(body string) string {
-	i := strings.LastIndexByte(body, '<')
-	if i < 0 || len(body)-i > len("</summary") {
+	if len(body) == 0 {
 		return body
 	}
+	// A fragment is a prefix of "</summary" or "<summary" that ends the body: its last
+	// character is one of theirs, in either case (a blank or a line end is none).
+	switch body[len(body)-1] | 0x20 {
+	case '<', '/', 's', 'u', 'm', 'a', 'r', 'y':
+	default:
+		return body
+	}
+	from := max(0, len(body)-len("</summary"))
+	k := strings.LastIndexByte(body[from:], '<')
+	if k < 0 {
+		return body
+	}
+	i := from + k
 	frag := body[i:]
 	if hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
 		return body[:i]
@@ -409,7 +424,13 @@ func hasPrefixFold(s, prefix string) bool {
 
 // stripWrapperFence drops a fence line that opens the body and the one that closes it
 // (rule "Fences").
+//
+// A body that opens with a visible ASCII character other than '`' and '~' opens with no
+// fence line: it is returned without looking for the end of its first line.
 func stripWrapperFence(body string) string {
+	if len(body) > 0 && body[0] < utf8.RuneSelf && !asciiSpace(body[0]) && body[0] != '`' && body[0] != '~' {
+		return body
+	}
 	first, rest, ok := strings.Cut(body, "\n")
 	if !ok || !isFenceLine(first) {
 		return body
@@ -437,9 +458,29 @@ func removeNestedAnalysis(body string) string {
 
 // trimRobust is TrimJS plus the invisible characters; U+0085 only where it ends lines (rule
 // "Trim").
+//
+// An ASCII character is invisible exactly when it is a JavaScript blank (asciiSpace), and is
+// one byte whatever follows: the ASCII ends are trimmed byte by byte, and TrimFunc, which
+// decodes a rune for each character, runs only where an end is not ASCII.
 func trimRobust(s string, nel bool) string {
+	i, j := 0, len(s)
+	for i < j && asciiSpace(s[i]) {
+		i++
+	}
+	for j > i && asciiSpace(s[j-1]) {
+		j--
+	}
+	s = s[i:j]
+	if len(s) == 0 || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf {
+		return s
+	}
 	cut := func(r rune) bool { return invisible(r) && (r != '\u0085' || nel) }
 	return strings.TrimFunc(s, cut)
+}
+
+// asciiSpace reports the ASCII JavaScript whitespace characters.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func isFenceLine(line string) bool { return fenceOf(line).char != 0 }
@@ -462,7 +503,7 @@ func fenceOf(line string) fence {
 // U+2028, U+2029, U+0085), terminators dropped, until f returns false. A text with none but
 // "\n" is split with IndexByte.
 func eachLine(s string, f func(string) bool) {
-	if strings.IndexByte(s, '\r') < 0 && !hasLineSeparator(s) && !containsByLast(s, "\u0085") {
+	if onlyNewlines(s) {
 		for {
 			line, rest, ok := strings.Cut(s, "\n")
 			if !f(line) || !ok {
@@ -491,27 +532,66 @@ func eachLine(s string, f func(string) bool) {
 // "Duplicates").
 func sectionCount(s string) int { return sectionsUpTo(s, 9) }
 
-// sectionsUpTo is sectionCount, stopping once it has counted limit sections: the tests
-// that only ask for "at least limit" need not read the rest of a long summary.
+// sectionsUpTo is sectionCount, stopping once it has counted limit (at least 1) sections:
+// the tests that only ask for "at least limit" need not read the rest of a long summary.
+//
+// A heading line is, after the marks " \t#*>-", a digit 1-9, '.' or ')' and one more
+// character. Rather than split s into lines, it visits each '.' and ')' (a vectorised
+// search: a body without them costs two passes) and reads around it: the digit before, the
+// marks back to the start of the line, and the character after. That is the line-by-line
+// count: a line starts at the start of s or after a terminator as eachLine splits them
+// (lineStartAt), and the character after is on the line when no terminator starts there.
+// Each byte is read at most once more: the runs of marks read back end at distinct digits.
 func sectionsUpTo(s string, limit int) int {
 	var seen [10]bool
 	n := 0
-	eachLine(s, func(line string) bool {
-		i := 0 // strings.TrimLeft(line, " \t#*>-"), without building its set for every line
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '#' || line[i] == '*' || line[i] == '>' || line[i] == '-') {
-			i++
+	for _, punct := range [...]byte{'.', ')'} {
+		for at := 1; n < limit && at < len(s); {
+			k := strings.IndexByte(s[at:], punct)
+			if k < 0 {
+				break
+			}
+			p := at + k // p >= 1: a digit may stand before it
+			at = p + 1
+			d := s[p-1]
+			if d < '1' || d > '9' || seen[d-'0'] || p+1 >= len(s) || TerminatorLen(s, p+1) > 0 {
+				continue
+			}
+			i := p - 1
+			for i > 0 && isSectionMark(s[i-1]) {
+				i--
+			}
+			if lineStartAt(s, i) {
+				seen[d-'0'] = true
+				n++
+			}
 		}
-		l := line[i:]
-		if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' && l[1] != ')' {
-			return true
-		}
-		if d := l[0] - '0'; !seen[d] {
-			seen[d] = true
-			n++
-		}
-		return n < limit
-	})
+	}
 	return n
+}
+
+func isSectionMark(c byte) bool {
+	return c == ' ' || c == '\t' || c == '#' || c == '*' || c == '>' || c == '-'
+}
+
+// lineStartAt reports whether a line of s, as eachLine splits them, starts at i, where s[i]
+// is ASCII and no terminator byte: at the start of s, or right after \n, \r (not followed
+// by the \n of \r\n, as s[i] is no '\n'), U+0085, U+2028 or U+2029. Their lead bytes are
+// never a later byte of another terminator, so eachLine, reading from the start, reads each
+// of them as a terminator.
+func lineStartAt(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	switch s[i-1] {
+	case '\n', '\r':
+		return true
+	case 0x85:
+		return i >= 2 && s[i-2] == 0xc2
+	case 0xa8, 0xa9:
+		return i >= 3 && s[i-3] == 0xe2 && s[i-2] == 0x80
+	}
+	return false
 }
 
 // hasContent reports whether a body says anything besides headings, tags and blanks (rule
@@ -557,18 +637,38 @@ func hasContentIn(body string, simple bool) bool {
 // section heading.
 func isContentLine(line string) bool {
 	l := strings.TrimSpace(line)
-	return l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+	// l is trimmed: tagShapedOnly is false unless it opens with '<' (asked here, as the
+	// call is not inlined).
+	return l != "" && !(l[0] == '<' && tagShapedOnly(l)) && !isHeadingOnly(l)
 }
 
 // tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
 // broken (<summ\xb3ry>), are not content.
 func tagShapedOnly(l string) bool {
-	for i := 0; ; {
+	prev, last := -1, -1 // the starts of the last two tokens
+	for i, n := 0, 0; ; n++ {
 		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
 			i++
 		}
 		if i == len(l) {
 			return true
+		}
+		if n >= 2 && n&(n-1) == 0 && prev >= 0 {
+			// At the 2nd, 4th, 8th... token: the copies that follow of the last token, or of
+			// the last two, with their blanks, are tag-shaped as they are (a loop of tags is
+			// read in a few comparisons; a line of other tags pays a failed comparison for
+			// each power of two).
+			p := i - last
+			r := repeatedLines(l, i, p)
+			if r == 0 {
+				p = i - prev
+				r = repeatedLines(l, i, p)
+			}
+			if r > 0 {
+				i += r * p
+				prev, last = -1, -1
+				continue // blanks may follow the last copy
+			}
 		}
 		if l[i] != '<' {
 			return false
@@ -580,17 +680,27 @@ func tagShapedOnly(l string) bool {
 		if j == len(l) || l[j] != '>' {
 			return false
 		}
+		prev, last = last, i
 		i = j + 1
 	}
 }
 
 // isHeadingOnly reports a section heading with nothing after it: "3. Files and Code Sections:".
 func isHeadingOnly(l string) bool {
-	l = strings.TrimLeft(l, "#* ")
+	i := 0 // strings.TrimLeft(l, "#* "), without building its set for every line
+	for i < len(l) && (l[i] == '#' || l[i] == '*' || l[i] == ' ') {
+		i++
+	}
+	l = l[i:]
 	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
 		return false
 	}
-	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
+	j := len(l) // strings.TrimRight(l, "* ")
+	for j > 0 && (l[j-1] == '*' || l[j-1] == ' ') {
+		j--
+	}
+	// A string has no more runes than bytes: only a long line needs counting.
+	return j > 0 && l[j-1] == ':' && (len(l) < 60 || utf8.RuneCountInString(l) < 60)
 }
 
 // isTemplate reports a body made of the prompt's placeholders ("[Detailed description]"),
@@ -648,6 +758,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 	}
 	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
 	var headingTried [2]bool       // a heading before the last analysis block, one after it
+	tags, ti := sc.tags, 0         // ti: the first tag at or after start, where a line opens with '<'
 	for start := 0; start >= 0; {
 		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
 			// Only a [summary] line can still be a marker: go to the next line with a '['.
@@ -659,8 +770,22 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			sc.steps += k
 			start = sc.lineStartAfter(start+k, start)
 		}
-		end := sc.lineEnd(start)
-		next := sc.nextLine(end)
+		// A line that opens with a tag is no marker line (markerStart('<') is false), and one
+		// whose tag is followed by "\n" ends there: a tag never spans a line end. A loop of
+		// tag lines is passed without searching for its line ends.
+		if start < len(text) && text[start] == '<' {
+			for ti < len(tags) && int(tags[ti].start) < start {
+				ti++ // each tag is passed once over the scan
+			}
+			if ti < len(tags) && int(tags[ti].start) == start {
+				if e := int(tags[ti].end); e < len(text) && text[e] == '\n' {
+					sc.steps += e + 1 - start
+					start = e + 1
+					continue
+				}
+			}
+		}
+		end, next := sc.lineBounds(start)
 		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
 			start = next // a marker line starts with a blank, '[', a heading mark or S
 			continue
@@ -668,7 +793,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		l := TrimJS(text[start:end])
 		if equalFold(l, "[summary]") {
 			if closeAt < end {
-				closeAt = indexFold(text, "[/summary]", end) // not ToLower: it can change lengths
+				closeAt = indexBracketCloser(text, end) // not ToLower: it can change lengths
 				if closeAt < 0 {
 					closeAt = len(text)
 				}
@@ -704,6 +829,44 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 		start = next
 	}
 	return "", false
+}
+
+// indexBracketCloser is indexFold(s, "[/summary]", from), from at most len(s). Its first
+// two characters have no case, so every match starts with "[/" as written: it goes from one
+// '/' to the next (IndexByte, vectorised; answers hold fewer '/' than '[' lines of a
+// looping [summary] marker) and compares around each, instead of comparing at every byte.
+func indexBracketCloser(s string, from int) int {
+	const closer = "[/summary]"
+	for at := from + 1; at < len(s); at++ {
+		k := strings.IndexByte(s[at:], '/')
+		if k < 0 {
+			return -1
+		}
+		at += k // a match starts at at-1
+		if len(s)-(at-1) < len(closer) {
+			return -1 // no later match fits either
+		}
+		if m := s[at-1 : at-1+len(closer)]; m[0] == '[' && m[len(m)-1] == ']' && asciiEqualFold(m, closer) {
+			return at - 1
+		}
+	}
+	return -1
+}
+
+// lineBounds returns sc.lineEnd(start) and the sc.nextLine of it; for a scan.simple text
+// with one search and no calls, as the marker scan asks it for every line.
+func (sc *scan) lineBounds(start int) (end, next int) {
+	if !sc.simple {
+		end = sc.lineEnd(start)
+		return end, sc.nextLine(end)
+	}
+	k := strings.IndexByte(sc.text[start:], '\n')
+	if k < 0 {
+		sc.steps += len(sc.text) - start
+		return len(sc.text), -1
+	}
+	sc.steps += k
+	return start + k, start + k + 1
 }
 
 // markerStart reports whether a line starting with byte c can be a marker line: "[summary]",
@@ -754,26 +917,115 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 
 // hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
 // code fence lines.
+//
+// A line's answer depends on the line alone, so a line equal to the one before it needs no
+// second look, and nor do the copies of it that follow (a loop of one line, found by
+// repeatedLines). That skip is taken where "\n" is the only terminator, as eachLine then
+// splits at "\n" alone.
 func hasProse(body string) bool {
-	found := false
-	eachLine(body, func(line string) bool {
-		l := strings.TrimSpace(line)
-		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
+	// The first lines decide most bodies: each of the first eight is read as eachLine
+	// reads it when it holds no terminator but its "\n" (eachLine splits such a line
+	// alone, whatever the rest holds), before the rest is searched for other terminators.
+	start := 0
+	for n := 0; n < 8; n++ {
+		end := len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		line := body[start:end]
+		if !onlyNewlines(line) {
+			break
+		}
+		if isProseLine(line) {
 			return true
 		}
-		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
-		return !found
-	})
-	return found
+		if end == len(body) {
+			return false
+		}
+		start = end + 1 // after a "\n": eachLine splits the rest as it splits it in body
+	}
+	return hasProseFrom(body[start:])
+}
+
+// hasProseFrom is hasProse without its look at the first lines.
+func hasProseFrom(body string) bool {
+	if !onlyNewlines(body) {
+		found := false
+		eachLine(body, func(line string) bool {
+			found = isProseLine(line)
+			return !found
+		})
+		return found
+	}
+	prev, judged := "", false
+	for start := 0; ; {
+		end := len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		line := body[start:end]
+		switch {
+		case !judged || line != prev:
+			if isProseLine(line) {
+				return true
+			}
+			prev, judged = line, true
+		case end < len(body):
+			end += repeatedLines(body, end+1, len(line)+1) * (len(line) + 1)
+		}
+		if end == len(body) {
+			return false
+		}
+		start = end + 1
+	}
+}
+
+// isProseLine is hasProse's question for one line.
+func isProseLine(line string) bool {
+	l := strings.TrimSpace(line)
+	if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
+		return false
+	}
+	// l is trimmed: tagShapedOnly is false unless it opens with '<' (asked here, as the
+	// call is not inlined).
+	return l != "" && !(l[0] == '<' && tagShapedOnly(l)) && !isHeadingOnly(l)
+}
+
+// repeatedLines returns how many whole copies of s[at-p:at] follow at at. It compares in
+// strides that double while they match, then halve, so that a loop of one line costs a few
+// vectorised comparisons, and it reads no more than about twice the bytes it skips plus p.
+func repeatedLines(s string, at, p int) int {
+	good, step := 0, p // s[at:at+good] is copies of the unit
+	for ; at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step]; step *= 2 {
+		good += step
+	}
+	for step /= 2; step >= p; step /= 2 {
+		if at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step] {
+			good += step
+		}
+	}
+	return good / p
+}
+
+// onlyNewlines reports whether "\n" is the only line terminator of s, so that eachLine
+// splits it at "\n" alone.
+func onlyNewlines(s string) bool {
+	return strings.IndexByte(s, '\r') < 0 && !hasLineSeparator(s) && !containsByLast(s, "\u0085")
 }
 
 // isToolCall reports a tool call printed as text: a line that opens XML function-call
 // markup, or a JSON object naming a tool use.
+//
+// Such a line holds one of the markup prefixes at a '<' of the body, or a '{': a body with
+// neither is answered without splitting it into lines (mayHoldToolCall).
 func isToolCall(body string) bool {
+	if !mayHoldToolCall(body) {
+		return false
+	}
 	found := false
 	eachLine(body, func(line string) bool {
 		l := strings.TrimSpace(line)
-		for _, p := range [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"} {
+		for _, p := range toolCallOpeners {
 			if hasPrefixFold(l, p) {
 				found = true
 			}
@@ -784,6 +1036,35 @@ func isToolCall(body string) bool {
 		return !found
 	})
 	return found
+}
+
+var toolCallOpeners = [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"}
+
+// mayHoldToolCall reports whether body holds a '{', a markup prefix of toolCallOpeners
+// (any case) or more than 16 '<': false means that no line of body is a tool call. Past 16
+// '<' the line-by-line pass is left to decide, so that a line of many tags costs no more
+// than it did before this search.
+func mayHoldToolCall(body string) bool {
+	for at, n := 0, 0; ; at, n = at+1, n+1 {
+		k := strings.IndexByte(body[at:], '<')
+		if k < 0 {
+			return strings.IndexByte(body, '{') >= 0
+		}
+		if n == 16 {
+			return true
+		}
+		at += k
+		if at+1 < len(body) {
+			switch body[at+1] | 0x20 { // the letter after '<' of each prefix: f, i, t
+			case 'f', 'i', 't':
+				for _, p := range toolCallOpeners {
+					if hasPrefixFold(body[at:], p) {
+						return true
+					}
+				}
+			}
+		}
+	}
 }
 
 // isRefusal reports a text that opens by declining to summarize.

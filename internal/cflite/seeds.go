@@ -54,6 +54,7 @@ var Targets = []Target{
 	{"fuzz_robust_untagged", "compact", "FuzzRobustUntagged", eachResponse(func(i int, r string) []any { return []any{r} })},
 	{"fuzz_robust_fast_agrees", "compact", "FuzzRobustFastAgrees", eachResponse(func(i int, r string) []any { return []any{r} })},
 	{"fuzz_robust_shortcuts_agree", "compact", "FuzzRobustShortcutsAgree", eachResponse(func(i int, r string) []any { return []any{r} })},
+	{"fuzz_line_policy_agrees", "compact", "FuzzLinePolicyAgrees", eachResponse(func(i int, r string) []any { return []any{r} })},
 	{"fuzz_robust_well_formed", "compact", "FuzzRobustWellFormed", func(in Inputs) [][]any {
 		var out [][]any
 		for i, p := range drift.PairsFromCorpus(in.Cases) {

@@ -1,0 +1,563 @@
+package compact
+
+import (
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/compacteval/compacteval/internal/textgen"
+)
+
+// This file holds robust's line-reading policy to its plain definitions: each xxxRef below is
+// the function as it read before it was made faster (line by line through eachLine, or with
+// the strings package), and each test asks both on bodies built from the pieces where a
+// shortcut could go wrong (every line terminator and its broken halves, marks, digits,
+// labels, tags, loops of one line).
+
+// linePieces are the atoms of the generated bodies.
+var linePieces = []string{
+	"", " ", "  ", "\t", "#", "##", "*", "**", ">", "-", "_", ":", "x", "é", "\u200b", "\u00a0", "\ufeff",
+	"1.", "2)", "3.", "4.", "5)", "9.", "0.", "10.", ".", ")", "1", "7",
+	"Summary", "summary", "SUMMARY:", "## Summary", "**Summary:**", "Analysis:", "_summary_",
+	"1. Primary Request and Intent:", "3. Files and Code Sections:**", "The tests pass now.",
+	"```", "```go", "~~~", " ```", "<summary>", "</summary>", "<analysis>", "</summ", "<summ", "<", ">", "</",
+	"<function_calls>", "<Invoke name=\"x\">", "<tool_use", "<TOOL_CALL", "<tool", "{", "}",
+	`"tool_use"`, `"tool_calls"`, `"function_call"`, `{"type": "tool_use"}`,
+	"[", "]", "[x]", "[Detailed description]", "[summary]", "[/summary]", "[/SUMMARY]", "[/summ", "[/",
+	"I can't", "i'm sorry", "summary", "Summaryx", "[SUMMARY]", "  **Summary**", "\u00a0Summary", "xsummary", "summary>", "\u3000## Summary:",
+	"\n", "\n", "\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "\xe2\x80", "\xe2", "\xc2", "\x85", "\xa8", "\x80\xa9",
+}
+
+// lineBody returns a generated body: a soup of linePieces, now and then a loop of one or two
+// lines with a different tail, as a stuck model writes.
+func lineBody(r *rand.Rand) string {
+	soup := func(n int) string {
+		var b strings.Builder
+		for k := r.IntN(n + 1); k > 0; k-- {
+			b.WriteString(linePieces[r.IntN(len(linePieces))])
+		}
+		return b.String()
+	}
+	if r.IntN(3) != 0 {
+		return soup(12)
+	}
+	unit := soup(4) + "\n"
+	if r.IntN(2) == 0 {
+		unit += soup(4) + [...]string{"\n", "\r\n", "\u2028"}[r.IntN(3)]
+	}
+	return soup(3) + strings.Repeat(unit, r.IntN(40)) + unit[:r.IntN(len(unit)+1)] + soup(3)
+}
+
+// lineBodies returns the generated bodies, the families' texts and their second halves (a
+// family cut mid-line).
+func lineBodies(n int) []string {
+	r := rand.New(rand.NewPCG(14, 3))
+	bodies := []string{"", "\n", "1. a", "1.", "1.\n", "\n1. a", "\r1. a", "\u20281. a", "\xe2\x80\xa91. a", "\u00851. a",
+		"x\xc2\x851. a", "\xe2\x80\xa8\n2) b", "-#> 3. c", "1. a\r", "1. a\u2028b", "1.\u2028"}
+	for range n {
+		bodies = append(bodies, lineBody(r))
+	}
+	for _, f := range textgen.Families(4 << 10) {
+		bodies = append(bodies, f.Text, f.Text[len(f.Text)/2+1:])
+	}
+	return bodies
+}
+
+func sectionsUpToRef(s string, limit int) int {
+	var seen [10]bool
+	n := 0
+	eachLine(s, func(line string) bool {
+		l := strings.TrimLeft(line, " \t#*>-")
+		if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' && l[1] != ')' {
+			return true
+		}
+		if d := l[0] - '0'; !seen[d] {
+			seen[d] = true
+			n++
+		}
+		return n < limit
+	})
+	return n
+}
+
+// TestSectionsUpToAsLines holds sectionsUpTo, which visits the '.' and ')' of a body, to
+// the same count taken line by line. It fails if a terminator (say U+0085) is left out of
+// the line-start test, or if "1." at the end of a line is counted.
+func TestSectionsUpToAsLines(t *testing.T) {
+	for i, body := range lineBodies(60000) {
+		for limit := 1; limit <= 9; limit++ {
+			if got, want := sectionsUpTo(body, limit), sectionsUpToRef(body, limit); got != want {
+				t.Fatalf("case %d: sectionsUpTo(%q, %d) = %d, want %d", i, body, limit, got, want)
+			}
+		}
+	}
+}
+
+func isHeadingOnlyRef(l string) bool {
+	l = strings.TrimLeft(l, "#* ")
+	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
+}
+
+// TestIsHeadingOnlyAsTrim holds isHeadingOnly, which trims its marks by hand and counts
+// runes only in a long line, to its definition with strings.TrimLeft and RuneCount.
+func TestIsHeadingOnlyAsTrim(t *testing.T) {
+	long := "1. " + strings.Repeat("é", 28) + ":"   // 60 bytes, 32 runes
+	longer := "1. " + strings.Repeat("x", 56) + ":" // 60 runes
+	lines := []string{long, longer, longer[:59] + ":", "**1. A:**", "1. A: *", "1.:", "1. a", "*# 2. b :", ":", "1:"}
+	lines = append(lines, lineBodies(20000)...)
+	for i, l := range lines {
+		if got, want := isHeadingOnly(l), isHeadingOnlyRef(l); got != want {
+			t.Fatalf("case %d: isHeadingOnly(%q) = %v, want %v", i, l, got, want)
+		}
+	}
+}
+
+func hasProseRef(body string) bool {
+	found := false
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(line)
+		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
+			return true
+		}
+		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
+		return !found
+	})
+	return found
+}
+
+func isToolCallRef(body string) bool {
+	found := false
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(line)
+		for _, p := range [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"} {
+			if hasPrefixFold(l, p) {
+				found = true
+			}
+		}
+		if strings.HasPrefix(l, "{") && (strings.Contains(l, `"tool_use"`) || strings.Contains(l, `"tool_calls"`) || strings.Contains(l, `"function_call"`)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// TestUntaggedChecksAsLines holds hasProse, which skips the copies of a repeated line, and
+// isToolCall, which first looks for what a tool call line must hold, to their line-by-line
+// definitions. hasProse fails if the skip takes a line that ends with "\r\n" or U+2028 for
+// a copy, isToolCall if a '<' prefix is left out of its search or a body past its budget of
+// '<' is answered false.
+func TestUntaggedChecksAsLines(t *testing.T) {
+	bodies := lineBodies(60000)
+	for _, unit := range []string{"Summary\n", "## Summary\n", "Summary\n\n", "```\n", "\n", "Summary\r\n", "Summary\u2028"} {
+		for _, tail := range []string{"", "x", "Summ", "Summary", "Summary\n", "prose\n", "\nx"} {
+			for _, n := range []int{1, 2, 3, 7, 64, 100, 1000} {
+				bodies = append(bodies, strings.Repeat(unit, n)+tail, "x\n"+strings.Repeat(unit, n)+tail)
+			}
+		}
+	}
+	for _, n := range []int{15, 16, 17, 40} {
+		many := strings.Repeat("<summary> ", n)
+		bodies = append(bodies, many+"\n<invoke name=\"x\">", many+"\n <Tool_Use>", many+"<invoke>", many+"\n"+`{"type": "tool_use"}`)
+	}
+	for i, body := range bodies {
+		if got, want := hasProse(body), hasProseRef(body); got != want {
+			t.Fatalf("case %d: hasProse(%q) = %v, want %v", i, clipBody(body), got, want)
+		}
+		if got, want := isToolCall(body), isToolCallRef(body); got != want {
+			t.Fatalf("case %d: isToolCall(%q) = %v, want %v", i, clipBody(body), got, want)
+		}
+	}
+}
+
+// clipBody shortens a long body for a failure message.
+func clipBody(s string) string {
+	if len(s) > 400 {
+		return s[:200] + " ... " + s[len(s)-200:]
+	}
+	return s
+}
+
+func trimRobustRef(s string, nel bool) string {
+	cut := func(r rune) bool { return invisible(r) && (r != '\u0085' || nel) }
+	return strings.TrimFunc(s, cut)
+}
+
+func stripWrapperFenceRef(body string) string {
+	first, rest, ok := strings.Cut(body, "\n")
+	if !ok || !isFenceLine(first) {
+		return body
+	}
+	i := strings.LastIndexByte(strings.TrimRight(rest, " \t\r\n"), '\n')
+	last := TrimJS(rest[i+1:])
+	if !isFenceLine(last) || countUpTo(rest, "```", 2) > 1 {
+		return body
+	}
+	return TrimJS(rest[:max(i, 0)])
+}
+
+func trimPartialCloserRef(body string) string {
+	i := strings.LastIndexByte(body, '<')
+	if i < 0 || len(body)-i > len("</summary") {
+		return body
+	}
+	frag := body[i:]
+	if hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
+		return body[:i]
+	}
+	return body
+}
+
+// TestBodyTrimsAsDefined holds trimRobust and trimJS (ASCII ends trimmed by bytes), stripWrapperFence
+// (a body opening with a visible ASCII character other than a fence's is left alone) and
+// trimPartialCloser (only the last nine bytes are searched) to their definitions. trimRobust
+// fails if U+0085 or a zero-width space is left to the ASCII loop.
+func TestBodyTrimsAsDefined(t *testing.T) {
+	bodies := lineBodies(60000)
+	for _, s := range []string{" \u0085x\u0085 ", "\u200b x \u200b", "\t\xff\t", "\u00a0", " \n ", "x</summ", "x<summary", "<</SUMMARY",
+		"a < </summar", "```\nx\n```", " ```\nx\n~~~", "~~~\n```\n```"} {
+		bodies = append(bodies, s)
+	}
+	for i, body := range bodies {
+		for _, nel := range []bool{false, true} {
+			if got, want := trimRobust(body, nel), trimRobustRef(body, nel); got != want {
+				t.Fatalf("case %d: trimRobust(%q, %v) = %q, want %q", i, clipBody(body), nel, clipBody(got), clipBody(want))
+			}
+		}
+		for _, b := range []string{body, trimRobustRef(body, false)} {
+			if got, want := stripWrapperFence(b), stripWrapperFenceRef(b); got != want {
+				t.Fatalf("case %d: stripWrapperFence(%q) = %q, want %q", i, clipBody(b), clipBody(got), clipBody(want))
+			}
+		}
+		if got, want := trimJS(body), TrimJS(body); got != want {
+			t.Fatalf("case %d: trimJS(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
+		}
+		if got, want := trimPartialCloser(body), trimPartialCloserRef(body); got != want {
+			t.Fatalf("case %d: trimPartialCloser(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
+		}
+	}
+}
+
+// TestIndexBracketCloserAsFold holds indexBracketCloser, which searches for "[/" and
+// compares the rest, to indexFold from every position. It fails if the comparison is made
+// with the case kept.
+func TestIndexBracketCloserAsFold(t *testing.T) {
+	bodies := lineBodies(20000)
+	bodies = append(bodies, "[/Summary]", "x[/[/summary]", "[/summary", "[/SUMMARY][/summary]", "[[/sUmMaRy]]")
+	for i, body := range bodies {
+		for from := 0; from <= len(body) && from < 64; from++ {
+			if got, want := indexBracketCloser(body, from), indexFold(body, "[/summary]", from); got != want {
+				t.Fatalf("case %d: indexBracketCloser(%q, %d) = %d, want %d", i, clipBody(body), from, got, want)
+			}
+		}
+	}
+}
+
+func wellFormedShapeRef(text string) bool {
+	s := TrimJS(text)
+	if countUpTo(s, "<summary>", 2) != 1 || countUpTo(s, "</summary>", 2) != 1 {
+		return false
+	}
+	if analyses := countUpTo(s, "<analysis>", 2); analyses > 1 || countUpTo(s, "</analysis>", 2) != analyses ||
+		strings.IndexByte(s, '\r') >= 0 || hasLineSeparator(s) || containsByLast(s, "\u0085") {
+		return false
+	}
+	if strings.Contains(s, "<analysis>") && !strings.HasPrefix(s, "<analysis>\n") {
+		return false
+	}
+	i := strings.Index(s, "\n<summary>\n")
+	j := strings.Index(s, "\n</summary>")
+	if i < 0 || j < i || !strings.HasSuffix(s, "\n</summary>") {
+		return false
+	}
+	if a := strings.Index(s, "\n</analysis>\n"); strings.Contains(s, "<analysis>") && (a < 0 || a > i) {
+		return false
+	}
+	return true
+}
+
+// TestWellFormedShapeAsSearched holds wellFormedShape, which reads the searches for the
+// "\n"-framed tags off the positions of the tags it counted, to the searches themselves, on
+// answers built from every variant of each part of the well-formed shape (the first
+// variant of each is the well-formed one). It fails if the
+// "\n" after the summary opener goes unchecked, or if three "\n" are asked for.
+func TestWellFormedShapeAsSearched(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 4))
+	parts := [][]string{
+		{"", "", " ", "\n", "x", "\u00a0"},
+		{"<analysis>\n", "<analysis>\n", "<analysis>", "x<analysis>\n", "<analysis>\n<analysis>\n", ""},
+		{"a\n", "", "b", "</summary>\n", "<summary>\n"},
+		{"</analysis>\n", "</analysis>\n", "\n</analysis>\n", "</analysis>", "\n</analysis>", "</analysis>x\n", ""},
+		{"\n", "", "\r\n", "\u2028", "\u0085", "<analysis>\n"},
+		{"<summary>\n", "<summary>\n", "\n<summary>\n", "<summary>", "\n<summary>", "<summary>\n<summary>\n", "<summary>x\n"},
+		{"1. x\n", "", "a\n</analysis>\n", "b\u2029\n"},
+		{"</summary>", "</summary>", "\n</summary>", "\n</summary>\n", "\n</summary>x", "\n</summary>\n</summary>", "x</summary>"},
+		{"", "", "\n", " ", "x", "</analysis>", "\n<analysis>"},
+	}
+	texts := append(lineBodies(2000), "x\n<summary>\n</summary>", " x\n<summary>\n</summary>\n", "<summary>\n</summary>",
+		"x<summary>\n</summary>", "x\n<summary></summary>", "<analysis>\n</analysis>\n<summary>\n</summary>")
+	for range 100000 {
+		var b strings.Builder
+		for _, p := range parts {
+			if r.IntN(4) != 0 {
+				b.WriteString(p[0]) // the well-formed variant
+			} else {
+				b.WriteString(p[r.IntN(len(p))])
+			}
+		}
+		texts = append(texts, b.String())
+	}
+	well := 0
+	for i, text := range texts {
+		got, want := wellFormedShape(text), wellFormedShapeRef(text)
+		if got != want {
+			t.Fatalf("case %d: wellFormedShape(%q) = %v, want %v", i, clipBody(text), got, want)
+		}
+		if want {
+			well++
+		}
+	}
+	if well < 1000 {
+		t.Fatalf("only %d of %d texts have the well-formed shape: the generator misses it", well, len(texts))
+	}
+}
+
+// markerRef is scan.marker as it read before this file's tests, line by line. It splits a
+// body's lines at "\n" alone only where the text has no U+0085 either, as hasContent's
+// lines are split (main's scan.onlyLF; a U+0085 inside a line can hide a heading).
+func (sc *scan) markerRef(analysis []region) (string, bool) {
+	text := sc.text
+	for _, t := range sc.tags {
+		if t.name != nameSummary || t.kind != closer || !t.structural() || t.is(inAnalysis) {
+			continue
+		}
+		from := 0
+		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 {
+			from = analysis[k-1].end
+		}
+		body := trimRobust(text[from:t.start], sc.nel)
+		sc.steps += len(body)
+		if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) && sectionsUpToRef(body, 3) >= 3 {
+			return body, true
+		}
+		break
+	}
+	lastAnalysis := -1
+	if len(analysis) > 0 {
+		lastAnalysis = analysis[len(analysis)-1].start
+	}
+	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
+	var headingTried [2]bool       // a heading before the last analysis block, one after it
+	for start := 0; start >= 0; {
+		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
+			// Only a [summary] line can still be a marker: go to the next line with a '['.
+			k := strings.IndexByte(text[start:], '[')
+			if k < 0 {
+				sc.steps += len(text) - start
+				break
+			}
+			sc.steps += k
+			start = sc.lineStartAfter(start+k, start)
+		}
+		end := sc.lineEnd(start)
+		next := sc.nextLine(end)
+		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
+			start = next // a marker line starts with a blank, '[', a heading mark or S
+			continue
+		}
+		l := TrimJS(text[start:end])
+		if equalFold(l, "[summary]") {
+			if closeAt < end {
+				closeAt = indexFold(text, "[/summary]", end)
+				if closeAt < 0 {
+					closeAt = len(text)
+				}
+				sc.steps += closeAt - end
+			}
+			if closeAt != failedClose {
+				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
+				sc.steps += len(body)
+				if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) {
+					return body, true
+				}
+				failedClose = closeAt
+			}
+			start = next
+			continue
+		}
+		after := 0
+		if lastAnalysis > start {
+			after = 1
+		}
+		if h := trimLabel(l); equalFold(h, "summary") && next >= 0 && !headingTried[after] {
+			headingTried[after] = true
+			to := len(text)
+			if after == 1 {
+				to = lastAnalysis
+			}
+			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
+			sc.steps += len(body)
+			if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) && sectionsUpToRef(body, 3) >= 3 {
+				return body, true
+			}
+		}
+		start = next
+	}
+	return "", false
+}
+
+// TestMarkerAsLines holds scan.marker to markerRef on the generated bodies (with and
+// without an analysis block around a part), the families, textgen's answers and answers of
+// marker-like lines. It fails if
+// a Summary label followed by U+00A0 is skipped.
+func TestMarkerAsLines(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 5))
+	texts := lineBodies(40000)
+	for range 5000 {
+		texts = append(texts, textgen.Response(r, 4<<10))
+	}
+	for i := range 20000 {
+		texts = append(texts, texts[i]+"\n<analysis>\n"+texts[i+1]+"\n</analysis>\n"+texts[i+2])
+	}
+	// Answers of marker-like lines: labels, brackets, sections, prose and tags.
+	lines := []string{"Summary", "## Summary:", "**Summary**", "[summary]", "[SUMMARY]", "[/summary]", "[/Summary]", " \u00a0Summary",
+		"Summary\u3000", "_summary_", "summary>", "Summary of work", "1. a", "2. b", "3) c", "4. d", "x", "The tests pass.",
+		"<analysis>", "</analysis>", "</summary>", "<summary>", "", " "}
+	for range 40000 {
+		var b strings.Builder
+		for n := r.IntN(14); n > 0; n-- {
+			b.WriteString(lines[r.IntN(len(lines))])
+			b.WriteString([...]string{"\n", "\n", "\n", "\n", "\r\n", "\u2028", "\u0085", "\n\n"}[r.IntN(8)])
+		}
+		texts = append(texts, b.String())
+	}
+	found := 0
+	for i, text := range texts {
+		sc := newScan(text, true)
+		analysis, _ := sc.regions()
+		got, gotOK := sc.marker(analysis)
+		ref := newScan(text, true)
+		refAnalysis, _ := ref.regions()
+		want, wantOK := ref.markerRef(refAnalysis)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("case %d: marker(%q) = %q, %v, want %q, %v", i, clipBody(text), clipBody(got), gotOK, clipBody(want), wantOK)
+		}
+		if wantOK {
+			found++
+		}
+	}
+	if found < 1000 {
+		t.Fatalf("marker found %d of %d texts: the generator misses markers", found, len(texts))
+	}
+	t.Logf("marker found %d of %d texts", found, len(texts))
+}
+
+func tagShapedOnlyRef(l string) bool {
+	for i := 0; ; {
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			i++
+		}
+		if i == len(l) {
+			return true
+		}
+		if l[i] != '<' {
+			return false
+		}
+		j := i + 1
+		for j < len(l) && l[j] != '<' && l[j] != '>' {
+			j++
+		}
+		if j == len(l) || l[j] != '>' {
+			return false
+		}
+		i = j + 1
+	}
+}
+
+// TestTagShapedOnlyAsTokens holds tagShapedOnly, which skips the copies of a loop of one or
+// two tags, to the token-by-token reading, on loops of tags with every kind of tail and the
+// generated bodies. It fails if the skip lands on the blanks after the last copy without
+// reading them as blanks, or takes a copy too many.
+func TestTagShapedOnlyAsTokens(t *testing.T) {
+	lines := lineBodies(20000)
+	for _, unit := range []string{"<summary> ", "<summary>", "<a>\t ", "<summar> <sumaryy> ", "<a><b>  ", "<x> <y> <z> "} {
+		for _, tail := range []string{"", " ", "  \t", "x", "<", "<x", ">", "<a>", "<a> x", "<summary", " <", "\u00a0"} {
+			for _, head := range []string{"", " ", "<b>", "<b> <c> "} {
+				for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 31, 100} {
+					lines = append(lines, head+strings.Repeat(unit, n)+tail, head+strings.Repeat(unit, n)+unit[:len(unit)/2])
+				}
+			}
+		}
+	}
+	for i, l := range lines {
+		if got, want := tagShapedOnly(l), tagShapedOnlyRef(l); got != want {
+			t.Fatalf("case %d: tagShapedOnly(%q) = %v, want %v", i, clipBody(l), got, want)
+		}
+	}
+}
+
+// go test -run='^$' -fuzz='^FuzzLinePolicyAgrees$' -fuzztime=30s ./compact
+//
+// FuzzLinePolicyAgrees holds each line-reading function of robust's policy to its
+// reference above on one body: the section count for every limit, hasProse, isToolCall,
+// isHeadingOnly, tagShapedOnly, the trims, the [/summary] search, the well-formed shape
+// and the marker scan of the body as an answer; seeds are the generated bodies.
+func FuzzLinePolicyAgrees(f *testing.F) {
+	for _, body := range lineBodies(200) {
+		f.Add(body)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		for limit := 1; limit <= 9; limit++ {
+			if got, want := sectionsUpTo(body, limit), sectionsUpToRef(body, limit); got != want {
+				t.Fatalf("sectionsUpTo(%q, %d) = %d, want %d", body, limit, got, want)
+			}
+		}
+		checks := []struct {
+			name      string
+			got, want bool
+		}{
+			{"hasProse", hasProse(body), hasProseRef(body)},
+			{"isToolCall", isToolCall(body), isToolCallRef(body)},
+			{"isHeadingOnly", isHeadingOnly(body), isHeadingOnlyRef(body)},
+			{"tagShapedOnly", tagShapedOnly(body), tagShapedOnlyRef(body)},
+		}
+		for _, c := range checks {
+			if c.got != c.want {
+				t.Fatalf("%s(%q) = %v, want %v", c.name, body, c.got, c.want)
+			}
+		}
+		trims := []struct {
+			name      string
+			got, want string
+		}{
+			{"trimRobust", trimRobust(body, false), trimRobustRef(body, false)},
+			{"trimRobust nel", trimRobust(body, true), trimRobustRef(body, true)},
+			{"trimJS", trimJS(body), TrimJS(body)},
+			{"stripWrapperFence", stripWrapperFence(body), stripWrapperFenceRef(body)},
+			{"trimPartialCloser", trimPartialCloser(body), trimPartialCloserRef(body)},
+		}
+		for _, c := range trims {
+			if c.got != c.want {
+				t.Fatalf("%s(%q) = %q, want %q", c.name, body, c.got, c.want)
+			}
+		}
+		if got, want := indexBracketCloser(body, 0), indexFold(body, "[/summary]", 0); got != want {
+			t.Fatalf("indexBracketCloser(%q, 0) = %d, want %d", body, got, want)
+		}
+		if got, want := wellFormedShape(body), wellFormedShapeRef(body); got != want {
+			t.Fatalf("wellFormedShape(%q) = %v, want %v", body, got, want)
+		}
+		sc, ref := newScan(body, true), newScan(body, true)
+		analysis, _ := sc.regions()
+		refAnalysis, _ := ref.regions()
+		got, gotOK := sc.marker(analysis)
+		if want, wantOK := ref.markerRef(refAnalysis); got != want || gotOK != wantOK {
+			t.Fatalf("marker(%q) = %q, %v, want %q, %v", body, got, gotOK, want, wantOK)
+		}
+	})
+}
