@@ -15,8 +15,8 @@ func init() {
 }
 
 // ExtractRobust is compacteval's extractor for answers from drifting models. On a
-// well-formed answer (an analysis block, then one summary block, tags alone on their lines)
-// it returns exactly what ExtractSummary returns. It never loses a summary that a careful
+// well-formed answer (an analysis block, then one summary block with content, tags alone on
+// their lines) it returns exactly what ExtractSummary returns. It never loses a summary that a careful
 // reader sees, and never returns the text of a closed analysis block or a bare tag. Its
 // policy otherwise, each rule implemented where the name in brackets says:
 //
@@ -59,10 +59,12 @@ func init() {
 //     right before the closer is a wrapper and is dropped; a fence opened on the line before
 //     the opener is closed by the first fence line of the same character in the body;
 //     fences around the whole answer are outside the tags anyway.
-//   - No tags [scan.marker, scan.untagged]: [summary]...[/summary] brackets, or a line
+//   - No tags [scan.marker, scan.untagged]: an orphan </summary> (no summary opener at a
+//     line start before it) ends a summary that starts at the end of the analysis and has
+//     at least three numbered sections; [summary]...[/summary] brackets hold one; a line
 //     holding only a Summary heading or label (## Summary, **Summary:**, Summary:) followed by
-//     at least three numbered sections, marks the start of the summary, which runs to the
-//     end (PathMarker). An answer with no summary block at all and no marker returns its
+//     at least three numbered sections marks the start of one, which runs to the end
+//     (PathMarker). An answer with no summary block at all and no marker returns its
 //     text minus analysis blocks, up to an orphan </summary> (PathUntagged): losing the
 //     compaction over a formatting slip hurts more than untidy text. It is no summary when
 //     only tags, headings, fences and labels remain, when the analysis runs unclosed to the
@@ -143,7 +145,8 @@ func extractRobust(text string, shortcuts bool) (Extraction, int) {
 // wellFormedSummary is the part of the well-formed check that reads seed's extraction of a
 // text of the well-formed shape.
 func wellFormedSummary(e Extraction) bool {
-	return e.OK && e.Path == PathLineAnchored && sectionsUpTo(e.Summary, 5) >= 5 && !isFenceLine(firstLine(e.Summary))
+	return e.OK && e.Path == PathLineAnchored && sectionsUpTo(e.Summary, 5) >= 5 && !isFenceLine(firstLine(e.Summary)) &&
+		hasContent(e.Summary) // headings alone are no summary (rule "Truncation"), however well the tags are placed
 }
 
 // wellFormedShape is the part of the well-formed check that needs no extraction: the tags and lines.

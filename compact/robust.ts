@@ -610,6 +610,8 @@ class Scan {
 	marker(analysis: Region[]): string | undefined {
 		const text = this.text;
 		for (const t of this.tags) {
+			// The first closer after a structural opener closes that block, which the blocks rule judged: no orphan.
+			if (t.name === Name.Summary && t.kind === Kind.Opener && structural(t) && !inRegions(analysis, t.start)) break;
 			if (t.name !== Name.Summary || t.kind !== Kind.Closer || !structural(t) || inRegions(analysis, t.start)) continue;
 			const k = searchRegions(analysis, t.start);
 			const from = k > 0 ? analysis[k - 1].end : 0;
@@ -811,7 +813,8 @@ function wellFormed(text: string): string | undefined {
 	const m = text.match(/^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m);
 	if (!m) return undefined;
 	const summary = m[1].trim();
-	if (summary === "" || sectionCount(summary) < 5 || isFenceLine(summary.split("\n")[0])) return undefined;
+	// Headings alone are no summary, however well the tags are placed.
+	if (summary === "" || sectionCount(summary) < 5 || isFenceLine(summary.split("\n")[0]) || !hasContent(summary)) return undefined;
 	return summary;
 }
 

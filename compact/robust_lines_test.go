@@ -333,6 +333,9 @@ func TestWellFormedShapeAsSearched(t *testing.T) {
 func (sc *scan) markerRef(analysis []region) (string, bool) {
 	text := sc.text
 	for _, t := range sc.tags {
+		if t.name == nameSummary && t.kind == opener && t.structural() && !t.is(inAnalysis) {
+			break
+		}
 		if t.name != nameSummary || t.kind != closer || !t.structural() || t.is(inAnalysis) {
 			continue
 		}

@@ -731,13 +731,17 @@ func isTemplate(body string) bool {
 }
 
 // marker finds a summary without an opening tag (rule "No tags"): before an orphan
-// </summary> line (from the end of the analysis), after [summary] (up to [/summary]), or
+// </summary> line (from the end of the analysis; a closer after a structural opener closes
+// that block, which blocks judged), after [summary] (up to [/summary]), or
 // after a line that holds only a Summary heading or label, outside analysis blocks. A marker
 // whose body fails makes every later marker of its kind with the same end fail too (their
 // bodies are parts of its body), so each is tried once.
 func (sc *scan) marker(analysis []region) (string, bool) {
 	text := sc.text
 	for _, t := range sc.tags {
+		if t.name == nameSummary && t.kind == opener && t.structural() && !t.is(inAnalysis) {
+			break // the first closer closes this opener's block, which the blocks rule judged: no orphan
+		}
 		if t.name != nameSummary || t.kind != closer || !t.structural() || t.is(inAnalysis) {
 			continue
 		}
