@@ -16,9 +16,14 @@ func IsJSSpace(r rune) bool {
 // TrimJS returns s without leading and trailing JavaScript whitespace, as
 // String.prototype.trim does. Bytes that are not valid UTF-8 are never trimmed.
 func TrimJS(s string) string {
-	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[len(s)-1] > ' ' && s[len(s)-1] < utf8.RuneSelf {
-		return s // visible ASCII at both ends: nothing to decode
+	if s = trimASCIISpace(s); len(s) == 0 || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf {
+		return s // ASCII at both ends: nothing to decode
 	}
+	return trimJSRunes(s)
+}
+
+// trimJSRunes is TrimJS rune by rune.
+func trimJSRunes(s string) string {
 	for len(s) > 0 {
 		r, size := utf8.DecodeRuneInString(s)
 		if size == 1 && r == utf8.RuneError || !IsJSSpace(r) {
@@ -34,6 +39,26 @@ func TrimJS(s string) string {
 		s = s[:len(s)-size]
 	}
 	return s
+}
+
+// trimASCIISpace returns s without the ASCII JavaScript whitespace at its ends (tab, line
+// feed, vertical tab, form feed, carriage return, space), byte by byte: an ASCII byte is a
+// whole character, so what is left starts and ends where a rune-by-rune trim of those
+// characters would leave it.
+func trimASCIISpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && asciiSpace(s[i]) {
+		i++
+	}
+	for j > i && asciiSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+// asciiSpace reports the ASCII characters IsJSSpace reports.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // isLineStart reports whether a JavaScript multiline ^ matches at byte offset i of s.

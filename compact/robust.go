@@ -3,7 +3,6 @@ package compact
 import (
 	"math"
 	"strings"
-	"unicode/utf8"
 )
 
 func init() {
@@ -151,7 +150,7 @@ func wellFormedSummary(e Extraction) bool {
 
 // wellFormedShape is the part of the well-formed check that needs no extraction: the tags and lines.
 func wellFormedShape(text string) bool {
-	s := trimJS(text)
+	s := TrimJS(text)
 	// The shape has a "\n" on each side of the summary opener: a text of one line (a line
 	// of many tags or near-misses, where each search below stops at every '<') has not.
 	if k := strings.IndexByte(s, '\n'); k < 0 || strings.IndexByte(s[k+1:], '\n') < 0 {
@@ -197,24 +196,6 @@ func tagIndex(s, tag string) (int, int) {
 		return i, 2
 	}
 	return i, 1
-}
-
-// trimJS is TrimJS with the ASCII blanks at the ends trimmed byte by byte: TrimJS decodes
-// a rune for each, which a long run of spaces makes costly. ASCII bytes are whole
-// characters, so TrimJS, left the rest, trims what it would have trimmed.
-func trimJS(s string) string {
-	i, j := 0, len(s)
-	for i < j && asciiSpace(s[i]) {
-		i++
-	}
-	for j > i && asciiSpace(s[j-1]) {
-		j--
-	}
-	s = s[i:j]
-	if len(s) > 0 && (s[0] >= utf8.RuneSelf || s[len(s)-1] >= utf8.RuneSelf) {
-		return TrimJS(s)
-	}
-	return s
 }
 
 // countUpTo returns the number of non-overlapping sub in s, counting no further than max.

@@ -234,8 +234,8 @@ func TestBodyTrimsAsDefined(t *testing.T) {
 				t.Fatalf("case %d: stripWrapperFence(%q) = %q, want %q", i, clipBody(b), clipBody(got), clipBody(want))
 			}
 		}
-		if got, want := trimJS(body), TrimJS(body); got != want {
-			t.Fatalf("case %d: trimJS(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
+		if got, want := TrimJS(body), trimJSRunes(body); got != want {
+			t.Fatalf("case %d: TrimJS(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
 		}
 		if got, want := trimPartialCloser(body), trimPartialCloserRef(body); got != want {
 			t.Fatalf("case %d: trimPartialCloser(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
@@ -540,7 +540,7 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 		}{
 			{"trimRobust", trimRobust(body, false), trimRobustRef(body, false)},
 			{"trimRobust nel", trimRobust(body, true), trimRobustRef(body, true)},
-			{"trimJS", trimJS(body), TrimJS(body)},
+			{"TrimJS", TrimJS(body), trimJSRunes(body)},
 			{"stripWrapperFence", stripWrapperFence(body), stripWrapperFenceRef(body)},
 			{"trimPartialCloser", trimPartialCloser(body), trimPartialCloserRef(body)},
 		}

@@ -463,24 +463,11 @@ func removeNestedAnalysis(body string) string {
 // one byte whatever follows: the ASCII ends are trimmed byte by byte, and TrimFunc, which
 // decodes a rune for each character, runs only where an end is not ASCII.
 func trimRobust(s string, nel bool) string {
-	i, j := 0, len(s)
-	for i < j && asciiSpace(s[i]) {
-		i++
-	}
-	for j > i && asciiSpace(s[j-1]) {
-		j--
-	}
-	s = s[i:j]
-	if len(s) == 0 || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf {
+	if s = trimASCIISpace(s); len(s) == 0 || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf {
 		return s
 	}
 	cut := func(r rune) bool { return invisible(r) && (r != '\u0085' || nel) }
 	return strings.TrimFunc(s, cut)
-}
-
-// asciiSpace reports the ASCII JavaScript whitespace characters.
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func isFenceLine(line string) bool { return fenceOf(line).char != 0 }
