@@ -95,7 +95,7 @@ func ExtractRobust(text string) Extraction {
 // alone), and false for any other answer.
 func wellFormed(text string) (Extraction, bool) {
 	if wellFormedShape(text) {
-		if seed := seedExtract(text); wellFormedSummary(seed) {
+		if seed := Extract(text); wellFormedSummary(seed) {
 			return seed, true
 		}
 	}
@@ -108,15 +108,15 @@ func wellFormed(text string) (Extraction, bool) {
 // general code does (TestRobustShortcutsAgree).
 func extractRobust(text string, shortcuts bool) (Extraction, int) {
 	sc := newScan(text, shortcuts)
-	analysis, examples := sc.regions()
-	best, ok, seen := sc.blocks(analysis, examples, false)
+	analysis, _ := sc.regions()
+	best, ok, seen := sc.blocks(analysis, false)
 	if !ok && sc.inlineOpeners > 0 {
 		var seenInline bool
-		best, ok, seenInline = sc.blocks(analysis, examples, true)
+		best, ok, seenInline = sc.blocks(analysis, true)
 		seen = seen || seenInline
 	}
 	if ok {
-		if seed := seedExtract(text); seed.OK && seed.Summary == best.body {
+		if seed := Extract(text); seed.OK && seed.Summary == best.body {
 			return seed, sc.steps // the same answer: report seed's path
 		}
 		path := PathBlock

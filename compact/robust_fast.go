@@ -122,15 +122,11 @@ func (f *fast) extract() (Extraction, bool) {
 	if !hasContent(body) || isTemplate(body) {
 		return Extraction{}, false
 	}
-	if seed := seedExtract(text); seed.OK && seed.Summary == body {
+	if seed := Extract(text); seed.OK && seed.Summary == body {
 		return seed, true // the same answer: report seed's path
 	}
 	return Extraction{Summary: body, OK: true, Path: PathBlock}, true
 }
-
-// seedExtract is what seed returns, which robust reports (with seed's path) where its own
-// answer is the same.
-func seedExtract(text string) Extraction { return Extract(text) }
 
 // parse reads the tag at text[i] ('<') as scan.parseTag does. It gives up on an opener with
 // something after its name (attributes), whose end the full scan finds on the line.

@@ -35,7 +35,7 @@ func (c candidate) beats(d candidate) bool {
 // best one that is not degenerate (ok) and whether there was any block at all (seen). Where
 // inline is set, a summary opener after prose on its line starts a block too (rule "Tags",
 // tried when no block has content otherwise).
-func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate, ok, seen bool) {
+func (sc *scan) blocks(analysis []region, inline bool) (best candidate, ok, seen bool) {
 	tags := sc.tags
 	fallbacks := maxFallbacks // each block ending at a fallback closer has scanned to the end: bounded work
 	sc.fenceCursor = 0
@@ -49,7 +49,7 @@ func (sc *scan) blocks(analysis, examples []region, inline bool) (best candidate
 			seen = true // an empty block ended by the next opener: the loop of a stuck model
 			continue
 		}
-		end, closed, next, byFallback := sc.blockEnd(i, analysis, fallbacks > 0)
+		end, closed, next, byFallback := sc.blockEnd(i, fallbacks > 0)
 		if byFallback {
 			fallbacks--
 		}
@@ -124,7 +124,7 @@ type blockBound struct {
 // an HTML element or a quoted pair in the body; at a new opener (unclosed); else at a wrong
 // closer or the first fenced closer (byFallback, where fallbacks allows); else at the end.
 // next is the index of the last tag the block used.
-func (sc *scan) blockEnd(i int, analysis []region, fallbacks bool) (b blockBound, closed bool, next int, byFallback bool) {
+func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next int, byFallback bool) {
 	tags := sc.tags
 	t := tags[i]
 	b.pos, next = len(sc.text), len(tags)
@@ -563,22 +563,11 @@ func isSectionMark(c byte) bool {
 
 // lineStartAt reports whether a line of s, as eachLine splits them, starts at i, where s[i]
 // is ASCII and no terminator byte: at the start of s, or right after \n, \r (not followed
-// by the \n of \r\n, as s[i] is no '\n'), U+0085, U+2028 or U+2029. Their lead bytes are
-// never a later byte of another terminator, so eachLine, reading from the start, reads each
-// of them as a terminator.
+// by the \n of \r\n, as s[i] is no '\n'), U+2028 or U+2029 (isLineStart), or U+0085.
+// Their lead bytes are never a later byte of another terminator, so eachLine, reading from
+// the start, reads each of them as a terminator.
 func lineStartAt(s string, i int) bool {
-	if i == 0 {
-		return true
-	}
-	switch s[i-1] {
-	case '\n', '\r':
-		return true
-	case 0x85:
-		return i >= 2 && s[i-2] == 0xc2
-	case 0xa8, 0xa9:
-		return i >= 3 && s[i-3] == 0xe2 && s[i-2] == 0x80
-	}
-	return false
+	return isLineStart(s, i) || i >= 2 && s[i-2:i] == "\u0085"
 }
 
 // hasContent reports whether a body says anything besides headings, tags and blanks (rule

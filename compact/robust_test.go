@@ -145,24 +145,6 @@ func TestRobustNeverLeaksAnalysis(t *testing.T) {
 	}
 }
 
-// TestSeedExtractIsExtract holds seedExtract, which robust runs to report seed's path, to
-// Extract on generated answers, soups and every family.
-func TestSeedExtractIsExtract(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	texts := []string{"", "<summary>\nx\n</summary>", "a</summary>\n<summary>\nb\n</summary>"}
-	for range 20000 {
-		texts = append(texts, textgen.Response(r, 8<<10))
-	}
-	for _, f := range textgen.Families(4 << 10) {
-		texts = append(texts, f.Text)
-	}
-	for _, text := range texts {
-		if got, want := seedExtract(text), Extract(text); got != want {
-			t.Fatalf("seedExtract(%q) = %+v, want Extract's %+v", text, got, want)
-		}
-	}
-}
-
 // TestHasContentSplitsAsEachLine holds hasContent, which splits lines itself, to the same
 // question asked line by line through eachLine, on soups of every terminator.
 func TestHasContentSplitsAsEachLine(t *testing.T) {

@@ -61,15 +61,6 @@ func TestHTMLReference(t *testing.T) {
 }
 
 func TestCoverageChart(t *testing.T) {
-	curve := func(vals ...int) [10]eval.Share {
-		var c [10]eval.Share
-		for i, v := range vals {
-			if v >= 0 {
-				c[i] = eval.Share{Hit: v, Of: 4}
-			}
-		}
-		return c
-	}
 	var results []eval.Result
 	// five cases: in the first tenth 0, 1, 2, 3 and 4 of 4 facts; the worst have the lowest
 	// coverage overall

@@ -17,6 +17,18 @@ const hostile = "<summary>\nIt said \"stop\" and 'go' & left.\n</details><script
 
 func ptr(s string) *string { return &s }
 
+// curve is a coverage curve of tenths with 4 messages each: vals[i] of them covered, a
+// negative value for a tenth with no message.
+func curve(vals ...int) [10]eval.Share {
+	var c [10]eval.Share
+	for i, v := range vals {
+		if v >= 0 {
+			c[i] = eval.Share{Hit: v, Of: 4}
+		}
+	}
+	return c
+}
+
 // handReport is a small report with every section filled: three extractors, a regression,
 // a known deviation, drift rows and eval results, and texts that need escaping.
 func handReport() *Report {
@@ -28,15 +40,6 @@ func handReport() *Report {
 			r.Cells = append(r.Cells, drift.Cell{Extractor: exs[i], Exact: c[0], Leaked: c[1], Lost: c[2]})
 		}
 		return r
-	}
-	curve := func(vals ...int) [10]eval.Share {
-		var c [10]eval.Share
-		for i, v := range vals {
-			if v >= 0 {
-				c[i] = eval.Share{Hit: v, Of: 4}
-			}
-		}
-		return c
 	}
 	results := []eval.Result{
 		{
