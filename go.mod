@@ -15,9 +15,9 @@ require (
 	github.com/sergi/go-diff v1.4.0
 	github.com/spf13/viper v1.19.0
 	github.com/zricethezav/gitleaks/v8 v8.30.1
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.42.0
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -68,4 +68,5 @@ require (
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/tools v0.49.0 // indirect
 	gopkg.in/ini.v1 v1.67.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -9,7 +9,7 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/internal/textdiff"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // keySpec lists a mapping's keys: required ones, optional ones, and nested specs.

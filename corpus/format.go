@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Format returns the canonical YAML of a case: fields in FORMAT.md's order, response and

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/rhysd/actionlint"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // template is the workflow compacteval init fills in: {{.Args}} and the others are plain

@@ -25,7 +25,7 @@ import (
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/report"
 	"github.com/compacteval/compacteval/internal/textdiff"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Config is gate.yaml.
