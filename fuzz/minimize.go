@@ -7,7 +7,7 @@ import (
 	"github.com/compacteval/compacteval/compact"
 )
 
-// extractFunc extracts from many texts at once (an extractor.Extractor's ExtractAll).
+// extractFunc extracts from many texts at once (a Target's ExtractAll).
 type extractFunc func(texts []string) ([]compact.Extraction, error)
 
 // minimize shrinks text while prop still fails by stillFails: it removes runs of lines

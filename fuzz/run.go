@@ -11,10 +11,36 @@ import (
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz/drift"
-	"github.com/compacteval/compacteval/internal/extractor"
-	"github.com/compacteval/compacteval/internal/protocol"
+	"github.com/compacteval/compacteval/internal/par"
 	"github.com/compacteval/compacteval/internal/textgen"
 )
+
+// Target is the extractor a run checks, given as functions: a Go extraction function
+// (Of), or a process behind them (compacteval's internal/fuzzrun wraps the extractors of
+// the command line: built-in profiles, modules and commands).
+type Target struct {
+	// Name names the extractor in the Result.
+	Name string
+	// ExtractAll returns the extractions of texts, in order. An error ends the run.
+	ExtractAll func(texts []string) ([]compact.Extraction, error)
+	// Forget, when set, drops the answers the extractor kept: Run calls it after the time
+	// check and after each batch of generated inputs, which are sent once each.
+	Forget func()
+	// TimedOut, when set, reports whether an error of ExtractAll is the extractor not
+	// answering in time. In the time check such an error ends the run with a note, not an
+	// error: the input was too slow, which is what the check looks for.
+	TimedOut func(error) bool
+}
+
+// Of returns the target of a Go extractor: its Extract is called on every core at once,
+// so it must be safe to call from several goroutines (compact's profiles are).
+func Of(ex compact.Extractor) Target {
+	return Target{Name: ex.Name, ExtractAll: func(texts []string) ([]compact.Extraction, error) {
+		out := make([]compact.Extraction, len(texts))
+		par.Do(len(texts), func(i int) { out[i] = ex.Extract(texts[i]) })
+		return out, nil
+	}}
+}
 
 // Options tune Run.
 type Options struct {
@@ -44,58 +70,11 @@ const (
 	recheck               = 16 // texts of a batch sent again in the next, for determinism
 )
 
-// Result is a fuzz run of one extractor.
-type Result struct {
-	Extractor string `json:"extractor"`
-	Seed      int64  `json:"seed"`
-	// Execs counts the extractions, generated inputs, corpus responses, time checks and
-	// minimization all together; ExecsPerSecond divides them by Seconds, the run's time.
-	Execs          int     `json:"execs"`
-	Seconds        float64 `json:"seconds"`
-	ExecsPerSecond float64 `json:"execs_per_second"`
-	// Inputs counts the inputs checked, by generator (corpus, drift, structured, marker,
-	// soup).
-	Inputs map[string]int `json:"inputs"`
-	// Counts counts the failing inputs of every property, Examples the distinct ones kept.
-	Counts   map[string]int `json:"failures"`
-	Examples []Failure      `json:"examples"`
-	// Timings is the time check of every input family.
-	Timings []Timing `json:"timings"`
-	// Notes say what the run could not do.
-	Notes []string `json:"notes,omitempty"`
-}
-
-// Failed reports whether any property failed.
-func (r *Result) Failed() bool {
-	for _, n := range r.Counts {
-		if n > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// Failure is one failing input, minimized.
-type Failure struct {
-	Property  string `json:"property"`
-	Generator string `json:"generator"`
-	// Case is the corpus case the input is, or was made from.
-	Case   string `json:"case,omitempty"`
-	Detail string `json:"detail"`
-	// Input is the smallest failing text found; OriginalBytes the size it was found at.
-	Input         string `json:"input"`
-	OriginalBytes int    `json:"original_bytes"`
-	Output        string `json:"output"`
-	Found         bool   `json:"found"`
-	// File is the inbox case written for it, when one was.
-	File string `json:"file,omitempty"`
-}
-
-// Run checks ex against the properties on the corpus responses, the time families and
+// Run checks t against the properties on the corpus responses, the time families and
 // generated inputs for opt.Time. An error means the extractor failed (stopped answering,
 // timed out outside the time check, answered an error); what was found until then is in
 // the result.
-func Run(ex *extractor.Extractor, cases []*corpus.Case, opt Options) (*Result, error) {
+func Run(t Target, cases []*corpus.Case, opt Options) (*Result, error) {
 	if opt.Size == 0 {
 		opt.Size = DefaultSize
 	}
@@ -105,8 +84,8 @@ func Run(ex *extractor.Extractor, cases []*corpus.Case, opt Options) (*Result, e
 	if opt.MinimizeBudget == 0 {
 		opt.MinimizeBudget = DefaultMinimizeBudget
 	}
-	f := &fuzzer{ex: ex, opt: opt, seen: map[[32]byte]bool{},
-		res: &Result{Extractor: ex.Name, Seed: opt.Seed, Inputs: map[string]int{}, Counts: map[string]int{}, Examples: []Failure{}, Timings: []Timing{}}}
+	f := &fuzzer{t: t, opt: opt, seen: map[[32]byte]bool{},
+		res: &Result{Extractor: t.Name, Seed: opt.Seed, Inputs: map[string]int{}, Counts: map[string]int{}, Examples: []Failure{}, Timings: []Timing{}}}
 	for _, p := range Properties {
 		f.res.Counts[p] = 0
 	}
@@ -124,7 +103,7 @@ func Run(ex *extractor.Extractor, cases []*corpus.Case, opt Options) (*Result, e
 }
 
 type fuzzer struct {
-	ex    *extractor.Extractor
+	t     Target
 	opt   Options
 	res   *Result
 	seen  map[[32]byte]bool // examples kept, by property and minimized input
@@ -143,7 +122,13 @@ type input struct {
 
 func (f *fuzzer) extract(texts []string) ([]compact.Extraction, error) {
 	f.res.Execs += len(texts)
-	return f.ex.ExtractAll(texts)
+	return f.t.ExtractAll(texts)
+}
+
+func (f *fuzzer) forget() {
+	if f.t.Forget != nil {
+		f.t.Forget()
+	}
 }
 
 func (f *fuzzer) run(cases []*corpus.Case) error {
@@ -163,7 +148,7 @@ func (f *fuzzer) run(cases []*corpus.Case) error {
 			return err
 		}
 	}
-	f.ex.Forget()
+	f.forget()
 	pairs := drift.PairsFromCorpus(cases)
 	r := rand.New(rand.NewPCG(uint64(f.opt.Seed), 0x636f6d7061637465))
 	deadline := f.start.Add(f.opt.Time)
@@ -180,7 +165,7 @@ func (f *fuzzer) run(cases []*corpus.Case) error {
 		for i := 0; i < len(batch); i += len(batch) / recheck {
 			pending = append(pending, answered{batch[i], f.last[i]})
 		}
-		f.ex.Forget()
+		f.forget()
 	}
 	return nil
 }
@@ -268,7 +253,7 @@ func describe(e compact.Extraction) string {
 // timeCheck times every family; a superlinear family or a timeout is a failure.
 func (f *fuzzer) timeCheck() error {
 	timings, err := timeFamilies(func(s string) (compact.Extraction, error) {
-		f.ex.Forget()
+		f.forget()
 		got, err := f.extract([]string{s})
 		if err != nil {
 			return compact.Extraction{}, err
@@ -288,7 +273,7 @@ func (f *fuzzer) timeCheck() error {
 		f.res.Examples = append(f.res.Examples, Failure{Property: PropSuperlinear, Generator: "time", Case: t.Family,
 			Detail: fmt.Sprintf("%s: %d bytes in %.3fs, %d bytes in %s (x%.0f for a x10 input)", t.Family, t.SmallBytes, t.SmallSeconds, t.LargeBytes, large, t.Ratio)})
 	}
-	if errors.Is(err, protocol.ErrTimeout) {
+	if err != nil && f.t.TimedOut != nil && f.t.TimedOut(err) {
 		f.res.Notes = append(f.res.Notes, fmt.Sprintf("the extractor did not answer the %s input of %d bytes in time and was killed; no generated input was sent",
 			timings[len(timings)-1].Family, timings[len(timings)-1].LargeBytes))
 		return errStopped

@@ -9,8 +9,9 @@ import (
 
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/fuzzrun"
 	"github.com/compacteval/compacteval/internal/pipeline"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 const fuzzUsage = `Usage: compacteval fuzz [-extractor X]... [-corpus DIR|embedded]... [-time D] [-seed N]
@@ -100,7 +101,7 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	written := 0
 	if *inbox != "" {
 		for _, res := range r.Fuzz {
-			n, werr := fuzz.WriteInbox(*inbox, res)
+			n, werr := fuzzrun.WriteInbox(*inbox, res)
 			written += n
 			if werr != nil {
 				fmt.Fprintf(stderr, "compacteval fuzz: %v\n", werr)

@@ -9,7 +9,8 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/internal/gate"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/render"
+	"github.com/compacteval/compacteval/report"
 )
 
 const gateUsage = `Usage: compacteval gate -baseline FILE [-config gate.yaml] [-junit FILE] [-markdown FILE]
@@ -128,7 +129,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		opt.Limit = f.limit
-		if err := report.WriteFile(f.path, gate.Markdown(res, opt)); err != nil {
+		if err := render.WriteFile(f.path, gate.Markdown(res, opt)); err != nil {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
@@ -179,7 +180,7 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
-	if err := report.WriteFile(path, data); err != nil {
+	if err := render.WriteFile(path, data); err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
@@ -192,5 +193,5 @@ func writeGateJUnit(res gate.Result, path string) error {
 	if err != nil {
 		return err
 	}
-	return report.WriteFile(path, data)
+	return render.WriteFile(path, data)
 }

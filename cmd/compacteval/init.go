@@ -15,7 +15,7 @@ import (
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/gate"
 	"github.com/compacteval/compacteval/internal/pipeline"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 const initUsage = `Usage: compacteval init [-extractor X]... [-corpus DIR|embedded]... [-config FILE]

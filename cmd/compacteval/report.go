@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/render"
 )
 
 const reportUsage = `Usage: compacteval report [-format md|html|junit] [-o FILE] REPORT.json
@@ -42,11 +42,11 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var data []byte
 	switch *format {
 	case "md", "markdown":
-		data = report.Markdown(r)
+		data = render.Markdown(r)
 	case "html":
-		data, err = report.HTML(r)
+		data, err = render.HTML(r)
 	case "junit":
-		data, err = report.JUnit(r)
+		data, err = render.JUnit(r)
 	default:
 		fmt.Fprintf(stderr, "compacteval report: -format %q: want md, html or junit\n", *format)
 		return exitError
@@ -56,7 +56,7 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if *out != "" {
-		if err := report.WriteFile(*out, data); err != nil {
+		if err := render.WriteFile(*out, data); err != nil {
 			fmt.Fprintf(stderr, "compacteval report: %v\n", err)
 			return exitError
 		}

@@ -10,7 +10,8 @@ import (
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/pipeline"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/render"
+	"github.com/compacteval/compacteval/report"
 )
 
 const runUsage = `Usage: compacteval run [-extractor X]... [-corpus DIR|embedded]... [-out DIR]
@@ -101,17 +102,17 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // writeReports writes report.json, report.md and report.html to dir as one set
-// (report.WriteSet): a reader never finds files of two runs side by side.
+// (render.WriteSet): a reader never finds files of two runs side by side.
 func writeReports(r *report.Report, dir string) error {
 	data, err := report.Marshal(r)
 	if err != nil {
 		return err
 	}
-	html, err := report.HTML(r)
+	html, err := render.HTML(r)
 	if err != nil {
 		return err
 	}
-	return report.WriteSet(dir, []report.File{{Name: "report.json", Data: data}, {Name: "report.md", Data: report.Markdown(r)}, {Name: "report.html", Data: html}})
+	return render.WriteSet(dir, []render.File{{Name: "report.json", Data: data}, {Name: "report.md", Data: render.Markdown(r)}, {Name: "report.html", Data: html}})
 }
 
 func printRunSummary(w io.Writer, r *report.Report, out string) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/corpus"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 // selection are the flags that choose cases as go test -run chooses tests; run, drift,

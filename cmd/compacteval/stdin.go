@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 // readReport reads a report.json from path, or from stdin when path is "-" (named "stdin"

@@ -99,7 +99,7 @@ var Targets = []Target{
 		}
 		return out
 	}},
-	{"fuzz_line_diff", "internal/report", "FuzzLineDiff", func(in Inputs) [][]any {
+	{"fuzz_line_diff", "internal/render", "FuzzLineDiff", func(in Inputs) [][]any {
 		var out [][]any
 		for _, c := range in.Cases { // a response against its intended summary
 			out = append(out, []any{c.Response, c.Intended.Summary})

@@ -23,8 +23,8 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/eval"
-	"github.com/compacteval/compacteval/internal/report"
 	"github.com/compacteval/compacteval/internal/textdiff"
+	"github.com/compacteval/compacteval/report"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
 )
 

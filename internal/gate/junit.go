@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/render"
 )
 
 // JUnit renders the verdict as JUnit XML: one testsuite, one testcase per family of checks
@@ -15,10 +15,10 @@ import (
 // lists them, one "case: metric was -> now (allowed)" line each. system-out counts the
 // family's checks.
 func JUnit(res Result) ([]byte, error) {
-	s := report.JUnitSuite{Name: "compacteval gate"}
+	s := render.JUnitSuite{Name: "compacteval gate"}
 	for i, regs := range res.ByFamily() {
 		f := res.Families[i]
-		c := report.JUnitCase{Name: f.Name, Classname: familyClass(f), SystemOut: report.JUnitText(plural(f.Checks, "check") + "\n")}
+		c := render.JUnitCase{Name: f.Name, Classname: familyClass(f), SystemOut: render.JUnitText(plural(f.Checks, "check") + "\n")}
 		if len(regs) > 0 {
 			lines := make([]string, len(regs))
 			for j, r := range regs {
@@ -28,11 +28,11 @@ func JUnit(res Result) ([]byte, error) {
 			if len(regs) == 1 {
 				msg = lines[0]
 			}
-			c.Failure = &report.JUnitFailure{Message: msg, Type: "regression", Text: strings.Join(lines, "\n") + "\n"}
+			c.Failure = &render.JUnitFailure{Message: msg, Type: "regression", Text: strings.Join(lines, "\n") + "\n"}
 		}
 		s.AddCase(c)
 	}
-	return report.MarshalJUnit("compacteval gate", s)
+	return render.MarshalJUnit("compacteval gate", s)
 }
 
 // familyClass is the classname of a family's testcase.

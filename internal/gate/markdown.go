@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 // CommentLimit is the most characters GitHub takes in a pull-request comment.

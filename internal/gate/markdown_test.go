@@ -2,7 +2,7 @@ package gate
 
 import (
 	"fmt"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 	"strings"
 	"testing"
 	"unicode/utf8"

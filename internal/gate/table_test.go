@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -18,7 +18,8 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/internal/extractor"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/render"
+	"github.com/compacteval/compacteval/report"
 )
 
 // chromiumFlags run Chromium headless without a sandbox (root in a container), a GPU or any
@@ -173,7 +174,7 @@ func TestHTMLBrowser(t *testing.T) {
 	if len(r.Problems) == 0 {
 		t.Fatalf("the regressed run has no problems")
 	}
-	page, err := report.HTML(r)
+	page, err := render.HTML(r)
 	if err != nil {
 		t.Fatalf("HTML() error: %v", err)
 	}

@@ -1,5 +1,5 @@
 // Package pipeline runs extractors over a corpus and produces the one report document
-// (internal/report) that every command renders or compares: run, drift, fuzz, review and,
+// (package report) that every command renders or compares: run, drift, fuzz, review and,
 // through the reports it reads, gate.
 //
 // An extractor is any extractor.Extractor: a built-in profile, a user's module or a command
@@ -25,9 +25,10 @@ import (
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/buildinfo"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/fuzzrun"
 	"github.com/compacteval/compacteval/internal/par"
-	"github.com/compacteval/compacteval/internal/report"
 	"github.com/compacteval/compacteval/internal/textdiff"
+	"github.com/compacteval/compacteval/report"
 )
 
 // Stages a report can hold, in the order they run.
@@ -91,7 +92,7 @@ func Run(opt Options) (*report.Report, error) {
 	if len(cases) == 0 && len(opt.Corpus.Problems) == 0 {
 		return nil, fmt.Errorf("no cases in %s", label(opt.Corpus))
 	}
-	r := &report.Report{SchemaVersion: report.SchemaVersion, Tool: buildinfo.Read(), Problems: []report.Problem{}, Cases: []report.Case{}}
+	r := &report.Report{SchemaVersion: report.SchemaVersion, Tool: report.Tool(buildinfo.Read()), Problems: []report.Problem{}, Cases: []report.Case{}}
 	r.Corpus = report.Corpus{Dir: label(opt.Corpus), SHA256: opt.Corpus.Digest(), Sources: opt.Corpus.Sources,
 		Cases: len(cases), Origins: map[string]int{}}
 	files := map[string]bool{}
@@ -185,7 +186,7 @@ func Run(opt Options) (*report.Report, error) {
 	if opt.Fuzz != nil {
 		for i, ex := range exs {
 			progress(StageFuzz, i, len(exs))
-			res, err := fuzz.Run(ex, cases, *opt.Fuzz)
+			res, err := fuzzrun.Run(ex, cases, *opt.Fuzz)
 			r.Fuzz = append(r.Fuzz, res)
 			if err != nil {
 				return r, fmt.Errorf("%w: fuzz: %w", ErrExtractor, err)

@@ -12,7 +12,8 @@ import (
 
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/extractor"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/render"
+	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -168,7 +169,7 @@ func TestBuildFindsProblems(t *testing.T) {
 	if r.Complete {
 		t.Errorf("a run without drift and eval says it is complete")
 	}
-	md := string(report.Markdown(r))
+	md := string(render.Markdown(r))
 	for _, s := range []string{"Partial run", "**Regressed: 2 problems in 2 cases.**", "| `well-formed/go-grpc-retry-deadline` | robust | golden mismatch | line-anchored (golden: none) |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("Markdown lacks %q:\n%s", s, md)
@@ -177,11 +178,11 @@ func TestBuildFindsProblems(t *testing.T) {
 	if strings.Index(md, "## Regressions") > strings.Index(md, "## Extractors") {
 		t.Errorf("Markdown does not put regressions first")
 	}
-	data, err := report.JUnit(r)
+	data, err := render.JUnit(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc report.JUnitSuites
+	var doc render.JUnitSuites
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("JUnit output does not parse: %v\n%s", err, data)
 	}
@@ -210,7 +211,7 @@ func TestHTMLCorpus(t *testing.T) {
 		t.Skip("builds the report of the whole corpus")
 	}
 	r := corpusReport(t)
-	out, err := report.HTML(r)
+	out, err := render.HTML(r)
 	if err != nil {
 		t.Fatal(err)
 	}

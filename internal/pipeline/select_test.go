@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 func TestRunSelect(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 	"github.com/compacteval/compacteval/internal/gate"
 	"github.com/compacteval/compacteval/internal/pipeline"
 	"github.com/compacteval/compacteval/internal/protocol"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 // Options tune Compare.

@@ -7,7 +7,7 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/render"
 )
 
 //go:embed html.tmpl
@@ -22,7 +22,7 @@ const htmlContext = 3
 // HTML renders the review as one self-contained page (inline CSS, no script, nothing
 // fetched): the verdict, the instruction text and the renders as word diffs with deletions
 // and insertions inline, every case whose output changed with base and head side by side
-// (report.SideBySide) and head beside intended, the whole drift matrix base and head, and
+// (render.SideBySide) and head beside intended, the whole drift matrix base and head, and
 // every eval case's scores. The same review gives the same bytes.
 func HTML(r *Review) ([]byte, error) {
 	var buf bytes.Buffer
@@ -147,7 +147,7 @@ type evalRowView struct {
 
 func newHTMLView(r *Review) *htmlView {
 	v := &htmlView{
-		R: r, DiffCSS: template.CSS(report.DiffCSS), Summary: r.summaryLine(),
+		R: r, DiffCSS: template.CSS(render.DiffCSS), Summary: r.summaryLine(),
 		Settings: renderSettings{Custom: renderCustom, Opening: renderOpening, Tail: renderTail},
 		EvalCode: r.evalCodeNote(), SameScorer: sameScorer,
 	}
@@ -221,13 +221,13 @@ func newCaseView(extractor string, c CaseChange) caseView {
 		}
 		return side
 	}
-	cv.BaseHead, cv.Dels, cv.Adds = report.SideBySide(text(c.Base), text(c.Head), title("base", c.Base), title("head", c.Head))
+	cv.BaseHead, cv.Dels, cv.Adds = render.SideBySide(text(c.Base), text(c.Head), title("base", c.Base), title("head", c.Head))
 	if c.Direction != Toward {
 		intended := "intended"
 		if !c.Intended.Found {
 			intended += ": no summary"
 		}
-		cv.HeadIntended, _, _ = report.SideBySide(text(c.Intended), text(c.Head), intended, title("head", c.Head))
+		cv.HeadIntended, _, _ = render.SideBySide(text(c.Intended), text(c.Head), intended, title("head", c.Head))
 	}
 	return cv
 }

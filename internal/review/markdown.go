@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/internal/gate"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/internal/render"
 )
 
 // Limits that keep a Markdown review within a pull-request comment (GitHub takes 65,536
@@ -252,7 +252,7 @@ func (m *mdWriter) diff(edits []Edit, limit int) {
 	if total > n {
 		fmt.Fprintf(&body, "… %d more lines in the HTML review\n", total-n)
 	}
-	fence := report.Fence(body.String())
+	fence := render.Fence(body.String())
 	m.p("%sdiff\n%s%s\n\n", fence, body.String(), fence)
 }
 

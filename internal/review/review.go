@@ -14,7 +14,7 @@ package review
 import (
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/gate"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 // SchemaVersion is the version of the Review JSON document. Adding a field keeps it; a

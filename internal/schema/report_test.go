@@ -11,7 +11,7 @@ import (
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/pipeline"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 )
 
 // TestReports: reports/baseline.json and the report.json the pipeline writes on the

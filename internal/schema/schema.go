@@ -1,7 +1,7 @@
 // Package schema generates the JSON Schema of report.json from its Go types and validates
 // documents (report.json, case files, gate.yaml) against the schemas in docs/schema.
 //
-// The report schema is generated (Report), so it cannot drift from internal/report: a test
+// The report schema is generated (Report), so it cannot drift from package report: a test
 // compares it with the committed docs/schema/report.schema.json. The case and gate schemas
 // are hand-written, because their decoders (corpus.Parse, gate.ParseConfig) are custom;
 // tests check that their properties are exactly the decoders' fields.
@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/eval"
-	"github.com/compacteval/compacteval/internal/report"
+	"github.com/compacteval/compacteval/report"
 	"github.com/invopop/jsonschema"
 )
 
@@ -35,7 +35,7 @@ var Files = map[string]string{
 
 // ReportPackages are the folders (below the module root) whose Go doc comments describe
 // the report's fields.
-var ReportPackages = []string{"internal/report", "internal/buildinfo", "corpus", "eval", "fuzz", "compact"}
+var ReportPackages = []string{"report", "corpus", "eval", "fuzz", "compact"}
 
 const module = "github.com/compacteval/compacteval"
 
@@ -69,7 +69,7 @@ func Report(comments bool) ([]byte, error) {
 	s.Version = Draft
 	s.ID = jsonschema.ID(Base + Files["report"])
 	s.Title = "compacteval report.json"
-	s.Description = fmt.Sprintf("The document compacteval run writes (schema_version %d). Generated from the Go types of internal/report by go test ./internal/schema -update; do not edit.", report.SchemaVersion)
+	s.Description = fmt.Sprintf("The document compacteval run writes (schema_version %d). Generated from the Go types of package report by go test ./internal/schema -update; do not edit.", report.SchemaVersion)
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("marshal report schema: %w", err)

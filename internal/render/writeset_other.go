@@ -1,6 +1,6 @@
 //go:build !linux
 
-package report
+package render
 
 // noExchange is unused here: exchange always fails.
 var noExchange = true

@@ -1,6 +1,10 @@
-package report
+package render
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/compacteval/compacteval/report"
+)
 
 // rowView is a case and extractor with problems, as the regressions section shows it: one
 // line with the kinds of trouble as badges, then the intended summary against the output.
@@ -43,13 +47,13 @@ type responseView struct {
 	Bytes, Lines int
 }
 
-func newResponseView(c *Case) responseView {
+func newResponseView(c *report.Case) responseView {
 	return responseView{Text: strings.ToValidUTF8(c.Response, "\uFFFD"), Bytes: len(c.Response), Lines: len(splitLines(c.Response))}
 }
 
 // newRowViews splits rows into those that change behaviour and those that change only the
 // path, each with an anchor of its own.
-func newRowViews(r *Report, rows []troubleRow, caseAnchor map[string]string) ([]rowView, []pathRowView) {
+func newRowViews(r *report.Report, rows []troubleRow, caseAnchor map[string]string) ([]rowView, []pathRowView) {
 	keys := make([]string, len(rows))
 	for i, row := range rows {
 		keys[i] = row.Case + "/" + row.Extractor

@@ -1,9 +1,11 @@
-package report
+package render
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/compacteval/compacteval/report"
 )
 
 // troubleRow is one case and extractor with problems: every problem of that pair, so that
@@ -17,13 +19,13 @@ type troubleRow struct {
 	// the golden's byte for byte: the path that decided changed, not the behaviour.
 	PathOnly bool
 	// c and res are the case and result the row is about; nil when the report has none.
-	c   *Case
-	res *Result
+	c   *report.Case
+	res *report.Result
 }
 
 // troubleRows groups r.Problems by case and extractor, in the order of their first problem.
-func troubleRows(r *Report) []troubleRow {
-	cases := map[string]*Case{}
+func troubleRows(r *report.Report) []troubleRow {
+	cases := map[string]*report.Case{}
 	for i := range r.Cases {
 		cases[r.Cases[i].ID] = &r.Cases[i]
 	}
@@ -70,7 +72,7 @@ type verdict struct {
 }
 
 // newVerdict computes the verdict of r from its problems and stages alone.
-func newVerdict(r *Report, rows []troubleRow) verdict {
+func newVerdict(r *report.Report, rows []troubleRow) verdict {
 	v := verdict{Problems: len(r.Problems)}
 	cases := map[string]bool{}
 	type tally struct {
@@ -167,7 +169,7 @@ func newVerdict(r *Report, rows []troubleRow) verdict {
 }
 
 // missingStages are the stages of a complete run that r lacks.
-func missingStages(r *Report) []string {
+func missingStages(r *report.Report) []string {
 	var out []string
 	for _, s := range allStages {
 		if !containsStage(r.Stages, s) {

@@ -1,15 +1,16 @@
-package report
+package render
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
 )
 
 // pathOnlyReport is handReport where robust's golden mismatch on unclosed is in the path
 // alone, and the other problems are gone.
-func pathOnlyReport() *Report {
+func pathOnlyReport() *report.Report {
 	r := handReport()
 	r.Problems = r.Problems[1:2] // the golden mismatch
 	res := &r.Cases[1].Results[1]
@@ -20,7 +21,7 @@ func pathOnlyReport() *Report {
 func TestVerdict(t *testing.T) {
 	tests := []struct {
 		name     string
-		report   func() *Report
+		report   func() *report.Report
 		status   string
 		headline string
 		lines    []string
@@ -41,17 +42,17 @@ func TestVerdict(t *testing.T) {
 		{
 			name: "only a deviation that stopped happening", status: "improved",
 			headline: "Not passed: 1 problem in 1 case, none a regression",
-			report:   func() *Report { r := handReport(); r.Problems = r.Problems[2:]; return r },
+			report:   func() *report.Report { r := handReport(); r.Problems = r.Problems[2:]; return r },
 			lines:    []string{"dust: 1 case changes behaviour (1 stale deviation)."},
 		},
 		{
 			name: "no problems", status: "passed", headline: "Passed: no problems",
-			report: func() *Report { r := handReport(); r.Problems = nil; return r },
+			report: func() *report.Report { r := handReport(); r.Problems = nil; return r },
 			lines:  []string{"Every golden file matches, and every deviation from intended is listed in known_deviations."},
 		},
 		{
 			name: "no problems, no goldens", status: "passed", headline: "Passed: no problems",
-			report: func() *Report {
+			report: func() *report.Report {
 				r := handReport()
 				r.Problems, r.Stages = nil, []string{"extract", "drift", "eval"}
 				return r
@@ -60,17 +61,17 @@ func TestVerdict(t *testing.T) {
 		},
 		{
 			name: "no problems, a module alone", status: "passed", headline: "Passed: no problems",
-			report: func() *Report {
+			report: func() *report.Report {
 				r := handReport()
 				r.Problems = nil
-				r.Extractors = []Extractor{{Name: "module:x.ts", External: true}}
+				r.Extractors = []report.Extractor{{Name: "module:x.ts", External: true}}
 				return r
 			},
 			lines: []string{"None of the run itself: a module or command has no goldens and no known_deviations; compacteval gate compares it with the baseline it blessed."},
 		},
 		{
 			name: "no problems, stages missing", status: "incomplete", headline: "Incomplete: no problems in what ran",
-			report: func() *Report {
+			report: func() *report.Report {
 				r := handReport()
 				r.Problems, r.Complete, r.Stages = nil, false, []string{"extract"}
 				return r
@@ -79,10 +80,10 @@ func TestVerdict(t *testing.T) {
 		},
 		{
 			name: "a file that did not load in a partial run", status: "regressed", headline: "Regressed: 1 problem in 1 case",
-			report: func() *Report {
+			report: func() *report.Report {
 				r := handReport()
 				r.Complete, r.Stages = false, []string{"extract", "golden"}
-				r.Problems = []Problem{{Kind: "load-error", Case: "bad.yaml", Detail: "bad.yaml:3: unknown key"}}
+				r.Problems = []report.Problem{{Kind: "load-error", Case: "bad.yaml", Detail: "bad.yaml:3: unknown key"}}
 				return r
 			},
 			lines: []string{"corpus: 1 case did not load (1 load error)."},
@@ -114,7 +115,7 @@ func TestVerdict(t *testing.T) {
 func TestTroubleRows(t *testing.T) {
 	r := handReport()
 	// A second problem on the same pair, listed apart from the first, still joins its row.
-	r.Problems = append(r.Problems, Problem{Kind: "golden-missing", Case: "well-formed/plain", Extractor: "dust", Detail: "no golden"})
+	r.Problems = append(r.Problems, report.Problem{Kind: "golden-missing", Case: "well-formed/plain", Extractor: "dust", Detail: "no golden"})
 	var got []string
 	for _, row := range troubleRows(r) {
 		got = append(got, row.Case+" "+row.Extractor+" "+strings.Join(row.Kinds, ","))
@@ -174,7 +175,7 @@ func TestFence(t *testing.T) {
 // selection, with the criteria.
 func TestVerdictSelection(t *testing.T) {
 	r := handReport()
-	r.Selection = &Selection{Categories: []string{"fenced"}, Cases: 3, Of: 9}
+	r.Selection = &report.Selection{Categories: []string{"fenced"}, Cases: 3, Of: 9}
 	v := newVerdict(r, troubleRows(r))
 	if want := "On a selection of 3 of 9 cases (-category fenced): the gate compares these cases only."; len(v.Lines) == 0 || v.Lines[0] != want {
 		t.Errorf("newVerdict(selection).Lines = %q, want %q first", v.Lines, want)

@@ -1,4 +1,4 @@
-package fuzz
+package fuzzrun
 
 import (
 	"crypto/sha256"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/atomicfile"
 	"github.com/compacteval/compacteval/internal/record"
 )
@@ -15,10 +16,10 @@ import (
 // categoryOf is the corpus category a failure's case starts in; a person moving it into
 // corpus/cases may choose another.
 var categoryOf = map[string]string{
-	PropLeak:    "malformed-tags",
-	PropBareTag: "empty-and-degenerate",
-	PropTagKept: "truncated",
-	PropLost:    "malformed-tags",
+	fuzz.PropLeak:    "malformed-tags",
+	fuzz.PropBareTag: "empty-and-degenerate",
+	fuzz.PropTagKept: "truncated",
+	fuzz.PropLost:    "malformed-tags",
 }
 
 // WriteInbox writes every kept failure with an input (not the time check, not a
@@ -27,7 +28,7 @@ var categoryOf = map[string]string{
 // already there is kept as it is (the same failure found again): nothing is overwritten.
 // Cases are marked corpus.Unreviewed, with intended from robust as compacteval record
 // does, for a person to judge.
-func WriteInbox(dir string, r *Result) (written int, err error) {
+func WriteInbox(dir string, r *fuzz.Result) (written int, err error) {
 	for i := range r.Examples {
 		f := &r.Examples[i]
 		cat, ok := categoryOf[f.Property]
@@ -43,7 +44,7 @@ func WriteInbox(dir string, r *Result) (written int, err error) {
 			Categories: []string{cat},
 			Notes: fmt.Sprintf("Found by compacteval fuzz (seed %d) on the extractor %s: %s. Input minimized from %d to %d bytes. "+
 				"The extractor returned %s. Intended is robust's extraction, %s: judge it, then move the case into corpus/cases.",
-				r.Seed, r.Extractor, f.Detail, f.OriginalBytes, len(f.Input), describeOutput(f), corpus.Unreviewed),
+				r.Seed, r.Extractor, f.Detail, f.OriginalBytes, len(f.Input), f.Answer(), corpus.Unreviewed),
 			Origin:   corpus.Origin{Kind: corpus.Synthetic, DerivedFrom: derivedFrom(f)},
 			Response: f.Input,
 		}
@@ -72,15 +73,8 @@ func WriteInbox(dir string, r *Result) (written int, err error) {
 	return written, nil
 }
 
-func describeOutput(f *Failure) string {
-	if !f.Found {
-		return "no summary"
-	}
-	return quote(f.Output, 120)
-}
-
 // derivedFrom names the corpus case a drift or corpus input came from.
-func derivedFrom(f *Failure) string {
+func derivedFrom(f *fuzz.Failure) string {
 	if f.Case != "" && (f.Generator == "corpus" || strings.HasSuffix(f.Generator, "drift")) {
 		return f.Case
 	}

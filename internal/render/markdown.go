@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/textdiff"
+	"github.com/compacteval/compacteval/report"
 )
 
 // maxProblemLines caps the regressions listed in Markdown, which must fit a pull-request
@@ -25,7 +26,7 @@ const (
 // the first diffs inline), those that changed only the path, the extractor totals, the
 // extractor x category and extractor x drift-operator tables, and the worst-scored eval
 // cases with the facts they missed.
-func Markdown(r *Report) []byte {
+func Markdown(r *report.Report) []byte {
 	var b strings.Builder
 	rows := troubleRows(r)
 	v := newVerdict(r, rows)
@@ -183,7 +184,7 @@ func Fence(s string) string {
 	return strings.Repeat("`", max(3, longest+1))
 }
 
-func writeCategoryTable(b *strings.Builder, r *Report) {
+func writeCategoryTable(b *strings.Builder, r *report.Report) {
 	b.WriteString("| category | cases |")
 	for _, e := range r.Extractors {
 		fmt.Fprintf(b, " %s |", e.Name)

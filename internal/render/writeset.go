@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/compacteval/compacteval/internal/atomicfile"
 )
 
 // File is one file of a report set: a base name (report.json) and its bytes.
@@ -276,4 +278,9 @@ func syncDir(dir string) error {
 		err = cerr
 	}
 	return err
+}
+
+// WriteFile writes data to path atomically (a temporary file renamed into place).
+func WriteFile(path string, data []byte) error {
+	return atomicfile.Write(path, data, 0o644)
 }

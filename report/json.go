@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-
-	"github.com/compacteval/compacteval/internal/atomicfile"
 )
 
 // Marshal returns the report as indented JSON with a final newline; HTML characters are
@@ -54,9 +52,4 @@ func Parse(path string, data []byte) (*Report, error) {
 	}
 	renameLegacy(&r)
 	return &r, nil
-}
-
-// WriteFile writes data to path atomically (a temporary file renamed into place).
-func WriteFile(path string, data []byte) error {
-	return atomicfile.Write(path, data, 0o644)
 }

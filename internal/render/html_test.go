@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -31,7 +32,7 @@ func curve(vals ...int) [10]eval.Share {
 
 // handReport is a small report with every section filled: three extractors, a regression,
 // a known deviation, drift rows and eval results, and texts that need escaping.
-func handReport() *Report {
+func handReport() *report.Report {
 	exs := []string{"seed", "robust", "dust"}
 	ops := []string{"tag-case", "crlf"}
 	row := func(op string, samples, amb, found int, cells ...[3]int) drift.Row {
@@ -63,24 +64,24 @@ func handReport() *Report {
 		},
 		{ID: "eval/empty", Missed: []eval.Fact{}, Leaked: []eval.Fact{}},
 	}
-	return &Report{
-		SchemaVersion: SchemaVersion,
+	return &report.Report{
+		SchemaVersion: report.SchemaVersion,
 		Complete:      true,
 		Stages:        []string{"extract", "golden", "drift", "eval"},
-		Corpus: Corpus{
+		Corpus: report.Corpus{
 			Dir: "corpus/cases", Cases: 3,
-			Categories: []Count{{Category: "well-formed", Cases: 1}, {Category: "malformed-tags", Cases: 2}},
+			Categories: []report.Count{{Category: "well-formed", Cases: 1}, {Category: "malformed-tags", Cases: 2}},
 			Origins:    map[string]int{"synthetic": 2, "captured": 1},
 		},
-		Extractors: []Extractor{
+		Extractors: []report.Extractor{
 			{Name: "seed", Source: "the port", Cases: 3, Intended: 1, Rate: 0.3333, KnownDeviations: 2,
-				Categories: []Count{{Category: "well-formed", Cases: 1, Intended: 1}, {Category: "malformed-tags", Cases: 2}}},
+				Categories: []report.Count{{Category: "well-formed", Cases: 1, Intended: 1}, {Category: "malformed-tags", Cases: 2}}},
 			{Name: "robust", Source: "compacteval's own", Cases: 3, Intended: 2, Rate: 0.6667, GoldenMismatches: 1,
-				Categories: []Count{{Category: "well-formed", Cases: 1, Intended: 1}, {Category: "malformed-tags", Cases: 2, Intended: 1}}},
+				Categories: []report.Count{{Category: "well-formed", Cases: 1, Intended: 1}, {Category: "malformed-tags", Cases: 2, Intended: 1}}},
 			{Name: "dust", Source: "a <b>bold</b> source", Cases: 3, Intended: 3, Rate: 1,
-				Categories: []Count{{Category: "well-formed", Cases: 1, Intended: 1}, {Category: "malformed-tags", Cases: 2, Intended: 2}}},
+				Categories: []report.Count{{Category: "well-formed", Cases: 1, Intended: 1}, {Category: "malformed-tags", Cases: 2, Intended: 2}}},
 		},
-		Problems: []Problem{
+		Problems: []report.Problem{
 			{Kind: "unlisted-deviation", Case: "malformed-tags/unclosed", Extractor: "robust",
 				Detail: "robust no longer returns the intended result and known_deviations does not list it"},
 			{Kind: "golden-mismatch", Case: "malformed-tags/unclosed", Extractor: "robust",
@@ -88,22 +89,22 @@ func handReport() *Report {
 			{Kind: "stale-deviation", Case: "well-formed/plain", Extractor: "dust",
 				Detail: "known_deviations lists dust, but it now returns the intended result"},
 		},
-		Cases: []Case{
+		Cases: []report.Case{
 			{ID: "well-formed/plain", Title: "a plain case", Categories: []string{"well-formed"}, Origin: "synthetic", IntendedFound: true,
-				Results: []Result{{Extractor: "seed", OK: true, MatchesIntended: true}, {Extractor: "robust", OK: true, MatchesIntended: true},
+				Results: []report.Result{{Extractor: "seed", OK: true, MatchesIntended: true}, {Extractor: "robust", OK: true, MatchesIntended: true},
 					{Extractor: "dust", OK: true, MatchesIntended: true, KnownDeviation: "keeps the analysis"}}},
 			{ID: "malformed-tags/unclosed", Title: `an "unclosed" <summary>`, Categories: []string{"malformed-tags"}, Origin: "synthetic",
 				IntendedFound: true,
 				Response:      "<analysis>\nthinking</analysis>\n" + hostile + "\ntrailing\r\n",
 				Intended:      "It said \"stop\" and 'go' & went.\n</details><script>alert(1)</script>",
-				Results: []Result{
+				Results: []report.Result{
 					{Extractor: "seed", OK: true, Path: "fallback", KnownDeviation: `no closing tag: falls back to "the whole" text`, Summary: ptr(hostile + "\ntrailing\r")},
 					{Extractor: "robust", OK: true, Path: "fallback", Golden: "mismatch", Summary: ptr(hostile + "\ntrailing\r")},
 					{Extractor: "dust", OK: true, MatchesIntended: true},
 				}},
 			{ID: "malformed-tags/no-summary", Title: "nothing intended", Categories: []string{"malformed-tags"}, Origin: "captured",
 				Response: "just <b>text</b>\u0085with NEL",
-				Results: []Result{
+				Results: []report.Result{
 					{Extractor: "seed", OK: true, Path: "whole-text", KnownDeviation: "no tags: the whole text", Summary: ptr("just <b>text</b>\u0085with NEL")},
 					{Extractor: "robust", OK: false, Path: "none", MatchesIntended: true},
 					{Extractor: "dust", OK: false, Path: "none", MatchesIntended: true},
@@ -122,7 +123,7 @@ func handReport() *Report {
 	}
 }
 
-func renderHTML(t *testing.T, r *Report) string {
+func renderHTML(t *testing.T, r *report.Report) string {
 	t.Helper()
 	out, err := HTML(r)
 	if err != nil {
@@ -486,7 +487,7 @@ func TestWorstEval(t *testing.T) {
 	}
 }
 
-// go test -run='^$' -fuzz='^FuzzLineDiff$' -fuzztime=30s ./internal/report
+// go test -run='^$' -fuzz='^FuzzLineDiff$' -fuzztime=30s ./internal/render
 func FuzzLineDiff(f *testing.F) {
 	f.Add("a\nb\nc\n", "a\nB\nc")
 	f.Add("", "x\r\ny\u0085z\u2028")

@@ -1,9 +1,14 @@
-// Package report builds the document compacteval run writes (report.json) and renders it as
-// Markdown, HTML and JUnit XML.
+// Package report is the document compacteval run writes (report.json): its types, the
+// selection of cases a run ran on, and reading and writing it as JSON.
 //
-// The JSON document is the one canonical result of a run: the Markdown and HTML reports
-// and the gate read only it. Its output is deterministic for a given corpus and tool
-// version (no timestamps, sorted everywhere), so two runs can be compared byte for byte.
+// The JSON document is the one canonical result of a run: the Markdown, HTML and JUnit
+// renderers and the gate read only it. It is a leaf of plain data: it imports the result
+// types of the stages (eval.Report, drift.MatrixResult, fuzz.Result) and nothing that
+// runs an extractor or talks to a model, so a program that reads a report.json compiles
+// neither. A Go program may also json.Unmarshal a report.json into a Report directly;
+// Parse adds the check of the schema version and the renaming of legacy names. The
+// document is deterministic for a given corpus and tool version (no timestamps, sorted
+// everywhere), so two runs can be compared byte for byte.
 package report
 
 import (
@@ -11,7 +16,6 @@ import (
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/fuzz/drift"
-	"github.com/compacteval/compacteval/internal/buildinfo"
 )
 
 // SchemaVersion is the version of the report.json document. Adding a field keeps it; a
@@ -22,7 +26,7 @@ const SchemaVersion = 1
 type Report struct {
 	SchemaVersion int `json:"schema_version"`
 	// Tool is the compacteval that made the report.
-	Tool buildinfo.Info `json:"tool"`
+	Tool Tool `json:"tool"`
 	// Complete is true when every stage ran; a partial report never passes the gate.
 	Complete bool     `json:"complete"`
 	Stages   []string `json:"stages"`
@@ -42,6 +46,19 @@ type Report struct {
 	Eval  eval.Report        `json:"eval"`
 	// Fuzz holds a fuzz run of each extractor (compacteval fuzz); absent otherwise.
 	Fuzz []*fuzz.Result `json:"fuzz,omitempty"`
+}
+
+// Tool is the build of compacteval that made a report.
+type Tool struct {
+	// Module is the main module's version ("v0.3.0", or "(devel)" for a build from a
+	// checkout).
+	Module string `json:"module"`
+	// Revision is the VCS commit the binary was built from, with Modified when the tree had
+	// changes; empty when the build carries no VCS stamp (go run, go test).
+	Revision string `json:"revision,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	// Go is the toolchain's version.
+	Go string `json:"go"`
 }
 
 // Corpus describes the corpus the run read.

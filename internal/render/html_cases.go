@@ -1,4 +1,6 @@
-package report
+package render
+
+import "github.com/compacteval/compacteval/report"
 
 // caseView is a case shown in detail: its response once, and each distinct output of the
 // extractors that keep a summary and have no problem, beside the intended summary (outputs
@@ -34,7 +36,7 @@ type resultView struct {
 
 // detailedCases returns the cases with a kept summary of an extractor without a problem
 // on them, in report order.
-func detailedCases(r *Report, anchors map[string]string) []caseView {
+func detailedCases(r *report.Report, anchors map[string]string) []caseView {
 	problems := map[[2]string]bool{}
 	for _, p := range r.Problems {
 		problems[[2]string{p.Case, p.Extractor}] = true
@@ -79,7 +81,7 @@ func detailedCases(r *Report, anchors map[string]string) []caseView {
 	return known
 }
 
-func newOutputView(c Case, res Result) outputView {
+func newOutputView(c report.Case, res report.Result) outputView {
 	got := ""
 	if res.OK {
 		got = *res.Summary

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/junittest"
+	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
 	junit "github.com/joshdk/go-junit"
 )
@@ -14,19 +15,19 @@ import (
 // junitRun is a small complete run: two extractors on three cases, seed deviating on one
 // without known_deviations listing it, a drift matrix and two eval cases, one of which
 // has no summary.
-func junitRun() *Report {
+func junitRun() *report.Report {
 	summary, intended := "1. Request:\n   Fix the <flaky> test.\n2. Work:\n   none", "1. Request:\n   Fix the <flaky> test.\n2. Work:\n   Injected a clock."
 	score := 0.5
-	return &Report{
-		SchemaVersion: SchemaVersion, Complete: true, Stages: []string{"extract", "golden", "drift", "eval"},
-		Extractors: []Extractor{{Name: "seed", Cases: 3}, {Name: "robust", Cases: 3}},
-		Problems: []Problem{{Kind: "unlisted-deviation", Case: "b/two", Extractor: "seed",
+	return &report.Report{
+		SchemaVersion: report.SchemaVersion, Complete: true, Stages: []string{"extract", "golden", "drift", "eval"},
+		Extractors: []report.Extractor{{Name: "seed", Cases: 3}, {Name: "robust", Cases: 3}},
+		Problems: []report.Problem{{Kind: "unlisted-deviation", Case: "b/two", Extractor: "seed",
 			Detail: "seed no longer returns the intended result and known_deviations does not list it"}},
-		Cases: []Case{
-			{ID: "a/one", IntendedFound: true, Results: []Result{{Extractor: "seed", OK: true, MatchesIntended: true}, {Extractor: "robust", OK: true, MatchesIntended: true}}},
-			{ID: "b/two", IntendedFound: true, Intended: intended, Results: []Result{
+		Cases: []report.Case{
+			{ID: "a/one", IntendedFound: true, Results: []report.Result{{Extractor: "seed", OK: true, MatchesIntended: true}, {Extractor: "robust", OK: true, MatchesIntended: true}}},
+			{ID: "b/two", IntendedFound: true, Intended: intended, Results: []report.Result{
 				{Extractor: "seed", OK: true, Summary: &summary}, {Extractor: "robust", OK: true, MatchesIntended: true}}},
-			{ID: "c/three", Results: []Result{{Extractor: "seed"}, {Extractor: "robust"}}},
+			{ID: "c/three", Results: []report.Result{{Extractor: "seed"}, {Extractor: "robust"}}},
 		},
 		Drift: drift.MatrixResult{Seed: 1, N: 10, Extractors: []string{"seed", "robust"},
 			Total: drift.Row{Operator: "total", Samples: 40, Ambiguous: 2, Cells: []drift.Cell{{Exact: 19, Leaked: 3, Lost: 1}, {Exact: 38}}}},

@@ -1,16 +1,18 @@
-package report
+package render
 
 import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"github.com/compacteval/compacteval/fuzz/drift"
 	"html/template"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/report"
 )
 
 //go:embed html.tmpl
@@ -31,7 +33,7 @@ var allStages = []string{"extract", "golden", "drift", "eval"}
 // shown in grey. The same report gives the same bytes. Stages that did not run are said so
 // instead of shown empty. The page fits a window 800 px wide: wide tables scroll in their
 // own box.
-func HTML(r *Report) ([]byte, error) {
+func HTML(r *report.Report) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := htmlPage.Execute(&buf, newPage(r)); err != nil {
 		return nil, fmt.Errorf("render html: %w", err)
@@ -46,7 +48,7 @@ type page struct {
 	// Missing are the stages of a complete run that did not run.
 	Missing      []string
 	LoadProblems int
-	Corpus       Corpus
+	Corpus       report.Corpus
 	Origins      []labelCount
 	Golden       bool // goldens were checked
 
@@ -110,7 +112,7 @@ type rateCell struct {
 	Pct, Class, Title string
 }
 
-func newPage(r *Report) *page {
+func newPage(r *report.Report) *page {
 	p := &page{
 		Complete:     r.Complete,
 		Stages:       r.Stages,
@@ -205,7 +207,7 @@ func newPage(r *Report) *page {
 
 // categoryRows returns a row per corpus category, in report order, with each extractor's
 // intended matches, then a row for the whole corpus.
-func categoryRows(r *Report) []categoryRow {
+func categoryRows(r *report.Report) []categoryRow {
 	var rows []categoryRow
 	for _, cat := range r.Corpus.Categories {
 		row := categoryRow{Category: cat.Category, Cases: cat.Cases}
@@ -242,7 +244,7 @@ func newRateCell(k, n int, what string, reference bool) rateCell {
 var nonAnchor = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
 // caseAnchors gives every case a distinct element id made of its id's letters and digits.
-func caseAnchors(cases []Case) map[string]string {
+func caseAnchors(cases []report.Case) map[string]string {
 	ids := make([]string, len(cases))
 	for i, c := range cases {
 		ids[i] = c.ID

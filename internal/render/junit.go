@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"encoding/xml"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/textdiff"
+	"github.com/compacteval/compacteval/report"
 )
 
 // JUnitSuites is a JUnit XML document, the form CI systems show as test results. It has
@@ -129,8 +130,8 @@ func MarshalJUnit(name string, suites ...JUnitSuite) ([]byte, error) {
 // the report keeps both), a testsuite for the files that did not load, and when those
 // stages ran a drift testsuite (a testcase per extractor, its recoveries in system-out)
 // and an eval testsuite (a testcase per eval case, failing where no summary was found).
-func JUnit(r *Report) ([]byte, error) {
-	problems := map[string][]Problem{}
+func JUnit(r *report.Report) ([]byte, error) {
+	problems := map[string][]report.Problem{}
 	for _, p := range r.Problems {
 		problems[p.Case+"\x00"+p.Extractor] = append(problems[p.Case+"\x00"+p.Extractor], p)
 	}
@@ -180,8 +181,8 @@ func JUnit(r *Report) ([]byte, error) {
 
 // caseDiff returns the line diff of the intended summary and extractor x's output on c,
 // or "" where the report does not keep both.
-func caseDiff(c Case, name string, x int) string {
-	var res *Result
+func caseDiff(c report.Case, name string, x int) string {
+	var res *report.Result
 	if x < len(c.Results) && c.Results[x].Extractor == name {
 		res = &c.Results[x]
 	} else {
@@ -206,7 +207,7 @@ func caseDiff(c Case, name string, x int) string {
 
 // driftSuite has a testcase per extractor with its outcomes over every drift sample. They
 // pass: a run holds no threshold for drift (the gate compares it with the baseline).
-func driftSuite(r *Report) JUnitSuite {
+func driftSuite(r *report.Report) JUnitSuite {
 	s := JUnitSuite{Name: "drift"}
 	total := r.Drift.Total
 	n := total.Samples - total.Ambiguous

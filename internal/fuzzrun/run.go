@@ -1,0 +1,30 @@
+// Package fuzzrun runs compacteval fuzz on the extractors of the command line: it gives
+// package fuzz an extractor.Extractor (a built-in profile, or a module or command behind
+// docs/protocol.md) as a fuzz.Target, and writes the failures found as inbox cases.
+package fuzzrun
+
+import (
+	"errors"
+
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/fuzz"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/protocol"
+)
+
+// Run checks ex as fuzz.Run does.
+func Run(ex *extractor.Extractor, cases []*corpus.Case, opt fuzz.Options) (*fuzz.Result, error) {
+	return fuzz.Run(Target(ex), cases, opt)
+}
+
+// Target is ex as a fuzz.Target: its batches are pipelined to a process, its answers
+// forgotten between batches, and a protocol timeout (the process killed for not answering)
+// ends the time check with a note.
+func Target(ex *extractor.Extractor) fuzz.Target {
+	return fuzz.Target{
+		Name:       ex.Name,
+		ExtractAll: ex.ExtractAll,
+		Forget:     ex.Forget,
+		TimedOut:   func(err error) bool { return errors.Is(err, protocol.ErrTimeout) },
+	}
+}
