@@ -8,7 +8,6 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/internal/textdiff"
-	"github.com/google/go-cmp/cmp"
 )
 
 // GoldenPath returns the golden file of case id for an extractor below root
@@ -55,16 +54,15 @@ func ParseGolden(data []byte) (compact.Extraction, error) {
 	return e, nil
 }
 
-// goldenFields are the parts of an extraction besides its summary text.
-type goldenFields struct {
-	OK   bool
-	Path compact.Path
+// goldenFields are the parts of an extraction besides its summary text, one a line.
+func goldenFields(e compact.Extraction) string {
+	return fmt.Sprintf("OK: %t\nPath: %s\n", e.OK, e.Path)
 }
 
-// GoldenDiff explains how got differs from the golden want: cmp.Diff of ok and path,
+// GoldenDiff explains how got differs from the golden want: a line diff of ok and path,
 // then a unified line diff of the summary text (-golden +got). It is "" when they agree.
 func GoldenDiff(want, got compact.Extraction) string {
-	fields := cmp.Diff(goldenFields{want.OK, want.Path}, goldenFields{got.OK, got.Path})
+	fields := textdiff.Lines(goldenFields(want), goldenFields(got))
 	if fields != "" {
 		fields = "ok, path:\n" + fields
 	}

@@ -48,6 +48,10 @@ type Options struct {
 	// KeepTokens is pi's keepRecentTokens for inputs with an unknown Cut; 0 means
 	// DefaultKeepTokens.
 	KeepTokens int
+	// Redact finds the secrets of the conversation: they are removed before facts are
+	// taken from it, and a summary that carries one is flawed (secrets_leaked). Nil finds
+	// only credentials in URL query parameters.
+	Redact Redactor
 }
 
 func (o Options) extractor() compact.Extractor {

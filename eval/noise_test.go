@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/redact"
 )
 
 // Each kind of noise that real sessions turned into facts, one case per kind; every case
@@ -101,9 +102,13 @@ func TestSecretsAreNoCoverage(t *testing.T) {
 	leaky := "1. Primary Request and Intent:\n   Never commit the key " + key + " to the repo; quotes from https://api.example.com/v1/quotes?api_key=Zx81kLmn04PqRstu77.\n8. Current Work:\n   Reading ANTHROPIC_API_KEY in internal/llm/client.go."
 	clean := "1. Primary Request and Intent:\n   Never commit the key to the repo; quotes from https://api.example.com/v1/quotes.\n8. Current Work:\n   Reading ANTHROPIC_API_KEY in internal/llm/client.go."
 	score := func(s string) Result {
-		return Score(Input{ID: "t", Conversation: conv, Cut: 2, Summary: &s}, Options{})
+		return Score(Input{ID: "t", Conversation: conv, Cut: 2, Summary: &s}, Options{Redact: redact.String})
 	}
 	l, c := score(leaky), score(clean)
+	// Without a Redactor only the credential in a URL query parameter is found.
+	if bare := Score(Input{ID: "t", Conversation: conv, Cut: 2, Summary: &leaky}, Options{}); bare.SecretsLeaked != 1 {
+		t.Errorf("leaky summary without Options.Redact: secrets_leaked %d, want 1 (the api_key query parameter)", bare.SecretsLeaked)
+	}
 	if l.SecretsLeaked != 2 || !slices.Contains(l.Flaws, FlawSecretsLeaked) {
 		t.Errorf("leaky summary: secrets_leaked %d, flaws %v; want 2 and %s", l.SecretsLeaked, l.Flaws, FlawSecretsLeaked)
 	}
@@ -119,7 +124,7 @@ func TestSecretsAreNoCoverage(t *testing.T) {
 }
 
 func redacted(msgs []corpus.Message) []corpus.Message {
-	out, _ := redactMessages(msgs)
+	out, _ := redactMessages(msgs, redact.String)
 	return out
 }
 
@@ -150,7 +155,7 @@ func TestRedactLinesFindsSecretsInToolOutput(t *testing.T) {
 	// of a .env file read and of a curl command are still found.
 	gh := "ghp_" + strings.Repeat("aB3", 12)
 	out := "APP_ENV=dev\nGITHUB_TOKEN=" + gh + "\nfunc loadToken(ctx context.Context) error {\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----\n"
-	red, secrets := redactLines(out)
+	red, secrets := redactLines(out, redact.String)
 	if strings.Contains(red, gh) || strings.Contains(red, "MIIEowIBAAKCAQEA7") {
 		t.Errorf("redactLines left a secret:\n%s", red)
 	}

@@ -184,7 +184,7 @@ type prepared struct {
 
 func prepare(in Input, opt Options) *prepared {
 	p := &prepared{in: in}
-	p.conv, p.secrets = redactMessages(in.Conversation)
+	p.conv, p.secrets = redactMessages(in.Conversation, opt.Redact)
 	cut := in.Cut
 	if cut < 0 {
 		cut = Boundary(in.Conversation, opt.keepTokens())

@@ -5,8 +5,16 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/corpus"
-	"github.com/compacteval/compacteval/internal/redact"
 )
+
+// Redactor removes the credentials of a text, writing "[REDACTED]" or "[REDACTED:kind]" in
+// place of each, and returns the text and how many it removed. It must be safe to call
+// from several goroutines at once. compacteval passes its internal/redact (gitleaks' rules
+// and a few of its own); Options.Redact.
+type Redactor func(text string) (redacted string, n int)
+
+// redactedMarker is how every replacement of a Redactor begins.
+const redactedMarker = "[REDACTED"
 
 // secret is one credential of a conversation: its kind and its value.
 type secret struct {
@@ -22,15 +30,18 @@ var queryKey = regexp.MustCompile(`(?i)[?&](?:api[_-]?key|apikey|key|access[_-]?
 
 var marker = regexp.MustCompile(`\[REDACTED(?::([a-z0-9-]+))?\]`)
 
-// redactText removes the credentials of text as internal/redact does, then the credential
-// query parameters of URLs, and returns the secrets removed.
-func redactText(text string) (string, []secret) {
+// redactText removes the credential query parameters of URLs of text, then what redact
+// removes (nothing more when redact is nil), and returns the secrets removed.
+func redactText(text string, redact Redactor) (string, []secret) {
 	var out []secret
 	text = replaceSubmatch(queryKey, text, func(v string) string {
 		out = append(out, secret{"url-query", v})
-		return redact.Marker + ":url-query]"
+		return redactedMarker + ":url-query]"
 	})
-	red, n := redact.String(text)
+	if redact == nil {
+		return text, out
+	}
+	red, n := redact(text)
 	if n == 0 {
 		return text, out
 	}
@@ -95,21 +106,21 @@ func secretsRemoved(text, red string) []secret {
 }
 
 // redactMessages returns msgs with their credentials removed, and the secrets removed.
-func redactMessages(msgs []corpus.Message) ([]corpus.Message, []secret) {
+func redactMessages(msgs []corpus.Message, redact Redactor) ([]corpus.Message, []secret) {
 	var all []secret
 	out := make([]corpus.Message, len(msgs))
 	for i, m := range msgs {
 		var s []secret
 		if m.Role == corpus.RoleTool {
-			m.Text, s = redactLines(m.Text)
+			m.Text, s = redactLines(m.Text, redact)
 		} else {
-			m.Text, s = redactText(m.Text)
+			m.Text, s = redactText(m.Text, redact)
 		}
 		all = append(all, s...)
 		if len(m.ToolCalls) > 0 {
 			calls := make([]corpus.ToolCall, len(m.ToolCalls))
 			for j, tc := range m.ToolCalls {
-				tc.Input, s = redactLines(tc.Input)
+				tc.Input, s = redactLines(tc.Input, redact)
 				all = append(all, s...)
 				calls[j] = tc
 			}
@@ -124,9 +135,9 @@ func redactMessages(msgs []corpus.Message) ([]corpus.Message, []secret) {
 // (a long token of letters and digits, a word that names a secret next to a value, a URL
 // with a user) go through the redactor, which is too slow to read megabytes of file
 // contents and logs in full. A text with a PEM private key is redacted whole.
-func redactLines(text string) (string, []secret) {
+func redactLines(text string, redact Redactor) (string, []secret) {
 	if strings.Contains(text, "PRIVATE KEY") {
-		return redactText(text)
+		return redactText(text, redact)
 	}
 	var out []secret
 	var b strings.Builder
@@ -138,7 +149,7 @@ func redactLines(text string) (string, []secret) {
 		}
 		line := text[off:end]
 		if mayHoldSecret(line) {
-			red, s := redactText(line)
+			red, s := redactText(line, redact)
 			if red != line {
 				changed = true
 			}

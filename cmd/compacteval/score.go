@@ -10,6 +10,7 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/redact"
 )
 
 const scoreUsage = `Usage: compacteval score [-json] [-strict] [-extractor NAME] [-keep-tokens N] [-window N] [-format F] PATH...
@@ -80,7 +81,7 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "compacteval score: -keep-tokens must be positive and -window not negative")
 		return exitError
 	}
-	opt := eval.Options{Extractor: ex, BoundaryWindow: *window, KeepTokens: *keep}
+	opt := eval.Options{Extractor: ex, BoundaryWindow: *window, KeepTokens: *keep, Redact: redact.String}
 
 	var inputs []eval.Input
 	var sources []eval.Source

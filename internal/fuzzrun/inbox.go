@@ -10,7 +10,6 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/atomicfile"
-	"github.com/compacteval/compacteval/internal/record"
 )
 
 // categoryOf is the corpus category a failure's case starts in; a person moving it into
@@ -36,7 +35,7 @@ func WriteInbox(dir string, r *fuzz.Result) (written int, err error) {
 			continue
 		}
 		sum := sha256.Sum256([]byte(f.Input))
-		id := fmt.Sprintf("%s/fuzz-%s-%s-%x", cat, record.Slug(r.Extractor), f.Property, sum[:4])
+		id := fmt.Sprintf("%s/fuzz-%s-%s-%x", cat, corpus.Slug(r.Extractor), f.Property, sum[:4])
 		c := &corpus.Case{
 			Version:    corpus.Version,
 			ID:         id,
@@ -48,7 +47,7 @@ func WriteInbox(dir string, r *fuzz.Result) (written int, err error) {
 			Origin:   corpus.Origin{Kind: corpus.Synthetic, DerivedFrom: derivedFrom(f)},
 			Response: f.Input,
 		}
-		record.SetIntended(c)
+		corpus.SetIntended(c)
 		data, err := corpus.Format(c)
 		if err != nil {
 			return written, fmt.Errorf("inbox case %s: %w", id, err)

@@ -27,6 +27,7 @@ import (
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/fuzzrun"
 	"github.com/compacteval/compacteval/internal/par"
+	"github.com/compacteval/compacteval/internal/redact"
 	"github.com/compacteval/compacteval/internal/textdiff"
 	"github.com/compacteval/compacteval/report"
 )
@@ -500,7 +501,7 @@ func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extracto
 		}
 	}
 	m := newMeter(StageEval, len(inputs), progress)
-	eopt := eval.Options{Extractor: ex.Compact()}
+	eopt := eval.Options{Extractor: ex.Compact(), Redact: redact.String}
 	results := make([]eval.Result, len(inputs))
 	par.Do(len(inputs), func(i int) {
 		results[i] = eval.Score(inputs[i], eopt)

@@ -14,44 +14,18 @@ import (
 // intended summary and summary_flaws; grep for it to find the cases still to review.
 const Unreviewed = corpus.Unreviewed
 
-// standIn is the extractor whose output stands in for intended until a person judges it.
-const standIn = "robust"
-
 // CaseID returns the id of sample n of source recorded from model: the source's folder,
 // then <source name>-<provider>-<model slug>-<n>, so that recordings sort beside their
 // source. The id is the file's path below the cases root, without .yaml.
 func CaseID(source *corpus.Case, provider, model string, sample int) string {
 	folder := source.Categories[0]
 	name := strings.TrimPrefix(source.ID, folder+"/")
-	return fmt.Sprintf("%s/%s-%s-%s-%d", folder, name, provider, Slug(model), sample)
+	return fmt.Sprintf("%s/%s-%s-%s-%d", folder, name, provider, corpus.Slug(model), sample)
 }
 
 // CasePath returns the file of case id below root.
 func CasePath(root, id string) string {
 	return filepath.Join(root, filepath.FromSlash(id)+".yaml")
-}
-
-// Slug returns a model name as an id part: lowercase, each run of other characters one
-// dash (qwen2.5:0.5b gives qwen2-5-0-5b), at most 48 bytes.
-func Slug(model string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(model) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-			continue
-		}
-		dash = true
-	}
-	s := strings.TrimRight(b.String()[:min(b.Len(), 48)], "-")
-	if s == "" {
-		return "model"
-	}
-	return s
 }
 
 // Recording is what NewCase needs besides the answer.
@@ -114,7 +88,7 @@ func NewCase(rec Recording, resp *Response) (*corpus.Case, []byte, error) {
 			c.Probes = append(c.Probes, p)
 		}
 	}
-	SetIntended(c)
+	corpus.SetIntended(c)
 
 	data, err := corpus.Format(c)
 	if err != nil {
@@ -128,35 +102,6 @@ func NewCase(rec Recording, resp *Response) (*corpus.Case, []byte, error) {
 		return nil, nil, fmt.Errorf("recorded case %s does not check out:\n%w", c.ID, ps)
 	}
 	return back, data, nil
-}
-
-// SetIntended takes the stand-in extractor's result as intended and lists every extractor
-// that differs from it.
-func SetIntended(c *corpus.Case) {
-	ex, ok := compact.Lookup(standIn)
-	if !ok {
-		panic("record: the " + standIn + " extractor is not registered")
-	}
-	got := ex.Extract(c.Response)
-	summary := compact.TrimJS(got.Summary)
-	c.Intended = corpus.Intended{Found: got.OK && summary != "", Summary: summary}
-	if !c.Intended.Found {
-		c.Intended.Summary = ""
-	}
-	c.KnownDeviations = map[string]string{}
-	for _, e := range compact.Extractors() {
-		if c.Matches(e.Extract(c.Response)) {
-			continue
-		}
-		if e.Name == standIn {
-			c.KnownDeviations[e.Name] = "unreviewed recording: intended is the result of this extractor, trimmed"
-			continue
-		}
-		c.KnownDeviations[e.Name] = "unreviewed recording: differs from the " + standIn + " extraction that stands in for intended"
-	}
-	if len(c.KnownDeviations) == 0 {
-		c.KnownDeviations = nil
-	}
 }
 
 func notes(rec Recording, resp *Response, model string) string {
@@ -174,7 +119,7 @@ func notes(rec Recording, resp *Response, model string) string {
 	if rec.Source.KeptTail > 0 {
 		fmt.Fprintf(&b, ", kept tail %d", rec.Source.KeptTail)
 	}
-	fmt.Fprintf(&b, "). Intended is %s's extraction and summary_flaws is empty, both %s: judge them, then move the case into corpus/cases.", standIn, Unreviewed)
+	fmt.Fprintf(&b, "). Intended is %s's extraction and summary_flaws is empty, both %s: judge them, then move the case into corpus/cases.", corpus.StandIn, Unreviewed)
 	if resp.Truncated {
 		fmt.Fprintf(&b, " The answer was cut at the token limit (stop reason %s).", resp.StopReason)
 	}

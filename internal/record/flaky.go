@@ -4,6 +4,7 @@ import (
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/redact"
 )
 
 // Variation is how much the answers recorded for one input differ: measured flakiness.
@@ -114,7 +115,7 @@ func measure(src string, cases []*corpus.Case, extractors []compact.Extractor) V
 			if !ok {
 				continue
 			}
-			r := eval.Score(in, eval.Options{Extractor: ex})
+			r := eval.Score(in, eval.Options{Extractor: ex, Redact: redact.String})
 			ev.Coverage.add(r.Coverage)
 			ev.BoundaryCoverage.add(r.BoundaryCoverage)
 		}

@@ -61,18 +61,7 @@ func TestMeasureStableAnswers(t *testing.T) {
 	}
 }
 
-func TestSlugAndCaseID(t *testing.T) {
-	for in, want := range map[string]string{
-		"qwen2.5:0.5b":                 "qwen2-5-0-5b",
-		"claude-sonnet-4-5":            "claude-sonnet-4-5",
-		"meta-llama/Llama-3.2-1B-Inst": "meta-llama-llama-3-2-1b-inst",
-		"::":                           "model",
-		"hf.co/bartowski/Some_Model-GGUF:Q4_K_M-and-a-very-long-suffix": "hf-co-bartowski-some-model-gguf-q4-k-m-and-a-ver",
-	} {
-		if got := Slug(in); got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
-		}
-	}
+func TestCaseID(t *testing.T) {
 	src := &corpus.Case{ID: "eval/export-timeout", Categories: []string{"eval"}}
 	if got, want := CaseID(src, OpenAI, "qwen2.5:0.5b", 3), "eval/export-timeout-openai-qwen2-5-0-5b-3"; got != want {
 		t.Errorf("CaseID() = %q, want %q", got, want)
