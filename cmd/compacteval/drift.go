@@ -79,7 +79,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval drift: %d problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), len(c.Cases))
 	}
 	p := newProgress("drift", stderr)
-	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, SkipEval: true, Select: sel, Progress: p.update})
+	r, err := pipeline.Run(interrupt, pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, SkipEval: true, Select: sel, Progress: p.update})
 	p.done()
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval drift: %v\n", err)

@@ -92,7 +92,7 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opt.Size = -1
 	}
 	p := newProgress("fuzz", stderr)
-	r, err := pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, SkipEval: true, Fuzz: &opt, Select: sel, Progress: p.update})
+	r, err := pipeline.Run(interrupt, pipeline.Options{Corpus: c, Extractors: exs, SkipEval: true, Fuzz: &opt, Select: sel, Progress: p.update})
 	p.done()
 	if err != nil && (r == nil || len(r.Fuzz) == 0) {
 		fmt.Fprintf(stderr, "compacteval fuzz: %v\n", err)

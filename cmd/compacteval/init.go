@@ -82,7 +82,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer extractor.CloseAll(exs)
 		p := newProgress("init", stderr)
-		r, err = pipeline.Run(pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: defaultDriftN, Progress: p.update})
+		r, err = pipeline.Run(interrupt, pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: defaultDriftN, Progress: p.update})
 		p.done()
 		if err != nil {
 			fmt.Fprintf(stderr, "compacteval init: %v; nothing written\n", err)

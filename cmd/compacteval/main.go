@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -40,15 +41,23 @@ func mainExit() {
 
 var interrupted atomic.Bool
 
-// stopOnSignal ends the command on SIGINT or SIGTERM as the user means it: every external
-// extractor's process is killed and its temporary files are removed before the exit
-// (128 + the signal's number, as a shell reports it).
+// interrupt is the context of the commands that run the pipeline: it is cancelled on
+// SIGINT or SIGTERM.
+var interrupt, cancelInterrupt = context.WithCancelCause(context.Background())
+
+// stopOnSignal ends the command on SIGINT or SIGTERM as the user means it: the command's
+// context is cancelled, every external extractor's process is killed and its temporary
+// files are removed before the exit (128 + the signal's number, as a shell reports it).
+// The exit does not wait for the command to return: a request an extractor is answering
+// is not interrupted by the context, and internal/extractor kills processes only all at
+// once (KillAll), closing what a running command may still read.
 func stopOnSignal() {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-c
 		interrupted.Store(true)
+		cancelInterrupt(fmt.Errorf("interrupted by %v", sig))
 		extractor.KillAll()
 		code := 130
 		if sig == syscall.SIGTERM {

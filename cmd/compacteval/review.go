@@ -151,7 +151,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 		return exitError
 	}
-	r, err := review.Compare(b, h, review.Options{
+	r, err := review.Compare(interrupt, b, h, review.Options{
 		Corpus: c, DriftSeed: *seed, DriftN: *n,
 		EvalExtractor: *evalEx, Gate: cfg, Log: stderr, Progress: p.step,
 	})

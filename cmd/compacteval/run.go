@@ -81,7 +81,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer extractor.CloseAll(exs)
 	p := newProgress("run", stderr)
-	r, err := pipeline.Run(pipeline.Options{
+	r, err := pipeline.Run(interrupt, pipeline.Options{
 		Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n,
 		EvalExtractor: *evalEx, Select: sel, Progress: p.update,
 	})

@@ -4,17 +4,28 @@
 package fuzzrun
 
 import (
+	"context"
 	"errors"
 
+	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/protocol"
 )
 
-// Run checks ex as fuzz.Run does.
-func Run(ex *extractor.Extractor, cases []*corpus.Case, opt fuzz.Options) (*fuzz.Result, error) {
-	return fuzz.Run(Target(ex), cases, opt)
+// Run checks ex as fuzz.Run does, until ctx is done: then the batch being sent is the
+// last, and the error wraps context.Cause(ctx).
+func Run(ctx context.Context, ex *extractor.Extractor, cases []*corpus.Case, opt fuzz.Options) (*fuzz.Result, error) {
+	t := Target(ex)
+	extractAll := t.ExtractAll
+	t.ExtractAll = func(texts []string) ([]compact.Extraction, error) {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return extractAll(texts)
+	}
+	return fuzz.Run(t, cases, opt)
 }
 
 // Target is ex as a fuzz.Target: its batches are pipelined to a process, its answers

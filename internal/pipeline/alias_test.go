@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"testing"
 
 	"github.com/compacteval/compacteval/compact"
@@ -13,7 +14,7 @@ func TestEvalExtractorAlias(t *testing.T) {
 	ex, _ := compact.Lookup("claude-code")
 	opt.Extractors = []*extractor.Extractor{extractor.Builtin(ex)}
 	opt.EvalExtractor = "claude-code"
-	r, err := Run(opt)
+	r, err := Run(context.Background(), opt)
 	if err != nil {
 		t.Fatalf("Run(-eval-extractor claude-code) = %v", err)
 	}

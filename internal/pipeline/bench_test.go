@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,7 +26,7 @@ func BenchmarkRun(b *testing.B) {
 			exs := extractor.Builtins()
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Run(Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: 100}); err != nil {
+				if _, err := Run(context.Background(), Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: 100}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -53,7 +54,7 @@ func BenchmarkRunModule(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Run(Options{Corpus: c, Extractors: []*extractor.Extractor{ex}, DriftSeed: 1, DriftN: 100}); err != nil {
+		if _, err := Run(context.Background(), Options{Corpus: c, Extractors: []*extractor.Extractor{ex}, DriftSeed: 1, DriftN: 100}); err != nil {
 			b.Fatal(err)
 		}
 		ex.Close()

@@ -96,7 +96,7 @@ func regressedReport(t *testing.T) *report.Report {
 			}})
 		}
 	}
-	r, err := Run(opt)
+	r, err := Run(context.Background(), opt)
 	if err != nil {
 		t.Fatalf("Run() error: %v", err)
 	}

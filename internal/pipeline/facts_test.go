@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ func TestBuildPathOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(Options{Corpus: cs, Extractors: extractor.Builtins(), SkipEval: true})
+	r, err := Run(context.Background(), Options{Corpus: cs, Extractors: extractor.Builtins(), SkipEval: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestReferenceMatchesGateConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(Options{Corpus: cs, Extractors: extractor.Builtins(), SkipEval: true})
+	r, err := Run(context.Background(), Options{Corpus: cs, Extractors: extractor.Builtins(), SkipEval: true})
 	if err != nil {
 		t.Fatal(err)
 	}

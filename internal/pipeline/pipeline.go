@@ -9,6 +9,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,7 +79,25 @@ var ErrExtractor = errors.New("extractor failed")
 
 // Run runs every stage and returns the report. Case files that did not load are problems
 // of the report; an extractor that fails is an error wrapping ErrExtractor.
-func Run(opt Options) (*report.Report, error) {
+//
+// Run stops when ctx is done: between two batches of texts, samples or cases, it closes
+// opt.Extractors (their processes end) and returns an error wrapping context.Cause(ctx).
+// A request an external extractor is answering is not interrupted: it ends when answered,
+// when the extractor's timeout kills the process, or when the caller kills it (compacteval
+// does on a signal).
+func Run(ctx context.Context, opt Options) (*report.Report, error) {
+	r, err := run(ctx, opt)
+	if ctx.Err() != nil {
+		extractor.CloseAll(opt.Extractors)
+		return nil, fmt.Errorf("pipeline stopped: %w", context.Cause(ctx))
+	}
+	return r, err
+}
+
+func run(ctx context.Context, opt Options) (*report.Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if opt.Corpus == nil {
 		return nil, errors.New("pipeline: no corpus")
 	}
@@ -132,7 +151,7 @@ func Run(opt Options) (*report.Report, error) {
 	for i, c := range cases {
 		responses[i] = c.Response
 	}
-	results, err := extractAll(exs, responses, newMeter(StageExtract, len(responses)*len(exs), progress))
+	results, err := extractAll(ctx, exs, responses, newMeter(StageExtract, len(responses)*len(exs), progress))
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +161,7 @@ func Run(opt Options) (*report.Report, error) {
 		r.Stages = append(r.Stages, StageGolden)
 	}
 
-	if opt.DriftN > 0 {
+	if opt.DriftN > 0 && ctx.Err() == nil {
 		pairs := drift.PairsFromCorpus(cases)
 		if len(pairs) == 0 && r.Selection == nil { // a selection may hold no well-formed case: an empty matrix
 			err := fmt.Errorf("no well-formed case in %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
@@ -160,12 +179,21 @@ func Run(opt Options) (*report.Report, error) {
 			samples = drift.Samples(opt.DriftN)
 		}
 		if ext := externals(exs); ext > 0 && samples > 0 {
-			if err := prefetch(exs, drift.Responses(pairs, opt.DriftSeed, opt.DriftN), newMeter(StageDriftSend, samples*ext, progress)); err != nil {
+			if err := prefetch(ctx, exs, drift.Responses(pairs, opt.DriftSeed, opt.DriftN), newMeter(StageDriftSend, samples*ext, progress)); err != nil {
 				return nil, err
 			}
 		}
 		m := newMeter(StageDrift, samples, progress)
 		cs := compacts(exs)
+		for i := range cs { // a cancelled run's matrix is dropped: stop extracting
+			extract := cs[i].Extract
+			cs[i].Extract = func(text string) compact.Extraction {
+				if ctx.Err() != nil {
+					return compact.Extraction{}
+				}
+				return extract(text)
+			}
+		}
 		if len(cs) > 0 { // each sample is given to every extractor once: count the first's
 			first := cs[0].Extract
 			cs[0].Extract = func(text string) compact.Extraction { defer m.add(1); return first(text) }
@@ -178,16 +206,16 @@ func Run(opt Options) (*report.Report, error) {
 		r.Stages = append(r.Stages, StageDrift)
 	}
 
-	if !opt.SkipEval {
-		if err := evalStage(r, cases, exs, opt, progress); err != nil {
+	if !opt.SkipEval && ctx.Err() == nil {
+		if err := evalStage(ctx, r, cases, exs, opt, progress); err != nil {
 			return nil, err
 		}
 		r.Stages = append(r.Stages, StageEval)
 	}
-	if opt.Fuzz != nil {
+	if opt.Fuzz != nil && ctx.Err() == nil {
 		for i, ex := range exs {
 			progress(StageFuzz, i, len(exs))
-			res, err := fuzzrun.Run(ex, cases, *opt.Fuzz)
+			res, err := fuzzrun.Run(ctx, ex, cases, *opt.Fuzz)
 			r.Fuzz = append(r.Fuzz, res)
 			if err != nil {
 				return r, fmt.Errorf("%w: fuzz: %w", ErrExtractor, err)
@@ -225,12 +253,15 @@ const chunk = 4 * extractor.Batch
 
 // extractAll runs every extractor on texts, the external ones at the same time (each is
 // its own process) and the built-in ones on every core.
-func extractAll(exs []*extractor.Extractor, texts []string, m *meter) ([][]compact.Extraction, error) {
+func extractAll(ctx context.Context, exs []*extractor.Extractor, texts []string, m *meter) ([][]compact.Extraction, error) {
 	out := make([][]compact.Extraction, len(exs))
 	errs := make([]error, len(exs))
 	all := func(ex *extractor.Extractor) ([]compact.Extraction, error) {
 		res := make([]compact.Extraction, 0, len(texts))
 		for i := 0; i < len(texts); i += chunk {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			part, err := ex.ExtractAll(texts[i:min(i+chunk, len(texts))])
 			if err != nil {
 				return nil, err
@@ -264,7 +295,7 @@ func extractAll(exs []*extractor.Extractor, texts []string, m *meter) ([][]compa
 }
 
 // prefetch sends texts ahead to every external extractor, all at once.
-func prefetch(exs []*extractor.Extractor, texts []string, m *meter) error {
+func prefetch(ctx context.Context, exs []*extractor.Extractor, texts []string, m *meter) error {
 	errs := make([]error, len(exs))
 	var wg sync.WaitGroup
 	for i, ex := range exs {
@@ -272,7 +303,7 @@ func prefetch(exs []*extractor.Extractor, texts []string, m *meter) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for j := 0; j < len(texts) && errs[i] == nil; j += chunk {
+				for j := 0; j < len(texts) && errs[i] == nil && ctx.Err() == nil; j += chunk {
 					part := texts[j:min(j+chunk, len(texts))]
 					errs[i] = ex.Prefetch(part)
 					m.add(len(part))
@@ -477,7 +508,7 @@ func setDriftExact(r *report.Report) {
 }
 
 // evalStage scores every eval case with the eval extractor, on every core.
-func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor, opt Options, progress func(string, int, int)) error {
+func evalStage(ctx context.Context, r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor, opt Options, progress func(string, int, int)) error {
 	var ex *extractor.Extractor
 	if opt.EvalExtractor == "" {
 		ex = exs[0]
@@ -504,6 +535,9 @@ func evalStage(r *report.Report, cases []*corpus.Case, exs []*extractor.Extracto
 	eopt := eval.Options{Extractor: ex.Compact(), Redact: redact.String}
 	results := make([]eval.Result, len(inputs))
 	par.Do(len(inputs), func(i int) {
+		if ctx.Err() != nil {
+			return // a cancelled run's scores are dropped
+		}
 		results[i] = eval.Score(inputs[i], eopt)
 		m.add(1)
 	})

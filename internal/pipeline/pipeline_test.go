@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"html"
 	"os"
@@ -42,7 +43,7 @@ var (
 func corpusReport(t *testing.T) *report.Report {
 	t.Helper()
 	corpusOnce.Do(func() {
-		corpusRep, corpusErr = Run(options(t, corpusDir, 20))
+		corpusRep, corpusErr = Run(context.Background(), options(t, corpusDir, 20))
 	})
 	if corpusErr != nil {
 		t.Fatalf("Run() error: %v", corpusErr)
@@ -52,7 +53,7 @@ func corpusReport(t *testing.T) *report.Report {
 
 func TestBuildCorpus(t *testing.T) {
 	opt := options(t, corpusDir, 5)
-	r, err := Run(opt)
+	r, err := Run(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestBuildCorpus(t *testing.T) {
 			t.Errorf("%s: response kept = %v, detailed = %v", c.ID, c.Response != "", detail)
 		}
 	}
-	again, err := Run(opt)
+	again, err := Run(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestBuildFindsProblems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Run(Options{Corpus: cs, Extractors: extractor.Builtins(), SkipEval: true})
+	r, err := Run(context.Background(), Options{Corpus: cs, Extractors: extractor.Builtins(), SkipEval: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ func TestRunSelect(t *testing.T) {
 	full := options(t, corpusDir, 1)
 	opt := options(t, corpusDir, 1)
 	opt.Select = &report.Selection{Run: "^fenced/", Categories: []string{"fenced"}}
-	r, err := Run(opt)
+	r, err := Run(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestRunSelect(t *testing.T) {
 	}
 
 	opt.Select = &report.Selection{Run: "^well-formed/"}
-	r, err = Run(opt)
+	r, err = Run(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestRunSelect(t *testing.T) {
 		{report.Selection{Categories: []string{"truncted", "eval"}}, "no case has category truncted (did you mean truncated?)"},
 	} {
 		opt.Select = &tc.sel
-		if _, err := Run(opt); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Run(context.Background(), opt); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Run(%+v) error = %v, want one saying %q", tc.sel, err, tc.want)
 		}
 	}

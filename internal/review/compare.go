@@ -1,6 +1,7 @@
 package review
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -82,7 +83,7 @@ func renders() (names []string, reqs []protocol.Request) {
 // reports are compared with the gate (gate.Check) under opt.Gate. An error means the review
 // could not run: a version stopped answering, timed out or answered an extract request with
 // an error. Such a side is a failure, never a pass.
-func Compare(base, head *Version, opt Options) (*Review, error) {
+func Compare(ctx context.Context, base, head *Version, opt Options) (*Review, error) {
 	r := &Review{
 		SchemaVersion: SchemaVersion, Base: base, Head: head,
 		Renders:    []TextChange{},
@@ -150,7 +151,7 @@ func Compare(base, head *Version, opt Options) (*Review, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			reports[side], errs[side] = pipeline.Run(pipeline.Options{
+			reports[side], errs[side] = pipeline.Run(ctx, pipeline.Options{
 				Corpus: opt.Corpus, Extractors: exs, DriftSeed: opt.DriftSeed, DriftN: driftN,
 				EvalExtractor: evalName, SkipEval: skipEval, KeepSummaries: true, Progress: progress,
 			})

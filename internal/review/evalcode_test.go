@@ -2,6 +2,7 @@ package review
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"html/template"
 	"os"
@@ -110,7 +111,7 @@ func TestEvalCodeDiffers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, h := revVersion(t, "base", dir, tc.base), revVersion(t, "head", dir, tc.head)
-			r, err := Compare(b, h, Options{})
+			r, err := Compare(context.Background(), b, h, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +173,7 @@ func TestEvalCodeNotRevisions(t *testing.T) {
 	b := revVersion(t, "base", dir, "c1")
 	h := revVersion(t, "head", dir, "c2")
 	h.rev = nil // an instruction text, a module or a command
-	r, err := Compare(b, h, Options{})
+	r, err := Compare(context.Background(), b, h, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

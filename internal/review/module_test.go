@@ -1,6 +1,7 @@
 package review
 
 import (
+	"context"
 	"github.com/compacteval/compacteval/internal/testref"
 	"os"
 	"os/exec"
@@ -117,7 +118,7 @@ func TestReviewSeedModule(t *testing.T) {
 			t.Errorf("%s: kind %s, profiles %v; want a module with seed only", v.Label, v.Kind, v.Profiles)
 		}
 	}
-	r, err := Compare(b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 2, Gate: gate.DefaultConfig()})
+	r, err := Compare(context.Background(), b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 2, Gate: gate.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}

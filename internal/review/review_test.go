@@ -3,6 +3,7 @@ package review
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -173,7 +174,7 @@ func loadCases(t *testing.T, dir string) *corpus.Corpus {
 func TestCompareExtractorChange(t *testing.T) {
 	cases := loadCases(t, "../../corpus/cases")
 	b, h := openPair(t, variant(t, "same"), variant(t, "robust-seed"))
-	r, err := Compare(b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 3, Gate: gate.DefaultConfig()})
+	r, err := Compare(context.Background(), b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 3, Gate: gate.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func TestCompareExtractorChange(t *testing.T) {
 func TestCompareRegression(t *testing.T) {
 	cases := loadCases(t, "testdata/corpus")
 	b, h := openPair(t, variant(t, "same"), variant(t, "halve"))
-	r, err := Compare(b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 2, Gate: gate.DefaultConfig()})
+	r, err := Compare(context.Background(), b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 2, Gate: gate.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +324,7 @@ func TestInstructionTexts(t *testing.T) {
 		}
 	}
 	b, h := openPair(t, Spec{File: filepath.Join(dir, "base.txt")}, Spec{File: filepath.Join(dir, "head.md")})
-	r, err := Compare(b, h, Options{Gate: gate.DefaultConfig()})
+	r, err := Compare(context.Background(), b, h, Options{Gate: gate.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +382,7 @@ func TestOpenErrors(t *testing.T) {
 func TestCompareTailLeakage(t *testing.T) {
 	cases := loadCases(t, "testdata/corpus")
 	b, h := openPair(t, variant(t, "same"), variant(t, "leak-tail"))
-	r, err := Compare(b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 1, Gate: gate.DefaultConfig()})
+	r, err := Compare(context.Background(), b, h, Options{Corpus: cases, DriftSeed: 1, DriftN: 1, Gate: gate.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -46,7 +47,7 @@ func TestReports(t *testing.T) {
 			Fuzz: &fuzz.Options{Time: time.Millisecond, Seed: 1, Size: 256, Examples: 1, MinimizeBudget: 50}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := pipeline.Run(tc.opt)
+			r, err := pipeline.Run(context.Background(), tc.opt)
 			if err != nil {
 				t.Fatalf("pipeline.Run() error: %v", err)
 			}
