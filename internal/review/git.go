@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -20,13 +21,21 @@ import (
 // and compiles everything).
 const BuildTimeout = 10 * time.Minute
 
+// The review builds, at a revision, the small command that answers the protocol
+// (pipeCommand, compact and the protocol only) where the revision has it, and the whole
+// tool, run as compacteval pipe, where it does not.
+const (
+	pipeCommand = "cmd/compacteval-pipe"
+	toolCommand = "cmd/compacteval"
+)
+
 // revBuilds builds compacteval at git revisions of one repository, once per commit, each
 // in a worktree that is removed as soon as the binary is built.
 type revBuilds struct {
 	dir  string
 	log  io.Writer
 	tmp  string
-	bins map[string]string // commit -> binary
+	bins map[string][]string // commit -> the command line of its pipe
 	opt  extractor.OpenOptions
 	// unhook unregisters the removal of tmp on a signal.
 	unhook func()
@@ -67,42 +76,44 @@ func resolve(dir, rev string) (rv revision, top string, err error) {
 	return rv, top, nil
 }
 
-// build returns the compacteval binary built at rev, a description of the revision and
-// its commit.
-func (r *revBuilds) build(rev string) (bin, desc string, rv revision, err error) {
+// build returns the command line of the protocol server built at rev (compacteval-pipe,
+// or compacteval pipe for a revision without it), a description of the revision and its
+// commit.
+func (r *revBuilds) build(rev string) (argv []string, desc string, rv revision, err error) {
 	rv, top, err := resolve(r.dir, rev)
 	if err != nil {
-		return "", "", rv, err
+		return nil, "", rv, err
 	}
 	commit := rv.commit
 	desc = fmt.Sprintf("git %s (%.12s)", rev, commit)
-	if bin, ok := r.bins[commit]; ok {
-		return bin, desc, rv, nil
+	if argv, ok := r.bins[commit]; ok {
+		return argv, desc, rv, nil
 	}
+	pkg := commandAt(top, commit)
 	if r.tmp == "" {
 		if r.tmp, err = os.MkdirTemp("", "compacteval-review-git-"); err != nil {
-			return "", "", rv, err
+			return nil, "", rv, err
 		}
 		tmp := r.tmp
 		r.unhook = extractor.OnKill(func() { os.RemoveAll(tmp) })
 	}
 	wt := filepath.Join(r.tmp, "worktree-"+commit[:12])
-	bin = filepath.Join(r.tmp, "compacteval-"+commit[:12])
+	bin := filepath.Join(r.tmp, path.Base(pkg)+"-"+commit[:12])
 	if r.log != nil {
-		fmt.Fprintf(r.log, "review: building compacteval at %s\n", desc)
+		fmt.Fprintf(r.log, "review: building %s at %s\n", path.Base(pkg), desc)
 	}
 	if r.progress != nil {
 		r.progress("build "+rev, "build", 0, 1)
 		defer r.progress("build "+rev, "build", 1, 1)
 	}
 	if _, err := git(top, "worktree", "add", "--detach", wt, commit); err != nil {
-		return "", "", rv, fmt.Errorf("revision %s: %w", rev, err)
+		return nil, "", rv, fmt.Errorf("revision %s: %w", rev, err)
 	}
 	// On a signal during the build, the worktree goes (and with it its registration).
 	unhook := extractor.OnKill(func() { git(top, "worktree", "remove", "--force", wt) })
 	ctx, cancel := context.WithTimeout(context.Background(), BuildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/compacteval")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./"+pkg)
 	cmd.Dir = wt
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -116,16 +127,29 @@ func (r *revBuilds) build(rev string) (bin, desc string, rv revision, err error)
 	_, rerr := git(top, "worktree", "remove", "--force", wt)
 	unhook()
 	if ctx.Err() != nil {
-		return "", "", rv, fmt.Errorf("revision %s: go build ./cmd/compacteval took more than %s and was stopped", rev, BuildTimeout)
+		return nil, "", rv, fmt.Errorf("revision %s: go build ./%s took more than %s and was stopped", rev, pkg, BuildTimeout)
 	}
 	if berr != nil {
-		return "", "", rv, fmt.Errorf("revision %s: go build ./cmd/compacteval: %v\n%s", rev, berr, bytes.TrimSpace(out))
+		return nil, "", rv, fmt.Errorf("revision %s: go build ./%s: %v\n%s", rev, pkg, berr, bytes.TrimSpace(out))
 	}
 	if rerr != nil {
-		return "", "", rv, fmt.Errorf("revision %s: %w", rev, rerr)
+		return nil, "", rv, fmt.Errorf("revision %s: %w", rev, rerr)
 	}
-	r.bins[commit] = bin
-	return bin, desc, rv, nil
+	argv = []string{bin}
+	if pkg == toolCommand {
+		argv = append(argv, "pipe")
+	}
+	r.bins[commit] = argv
+	return argv, desc, rv, nil
+}
+
+// commandAt returns the command to build at commit: pipeCommand where the commit has it,
+// else toolCommand.
+func commandAt(top, commit string) string {
+	if out, err := git(top, "ls-tree", "--name-only", commit, "--", pipeCommand+"/main.go"); err == nil && out != "" {
+		return pipeCommand
+	}
+	return toolCommand
 }
 
 // close removes the binaries.

@@ -74,7 +74,7 @@ func Open(base, head Spec, opt OpenOptions) (b, h *Version, err error) {
 			return nil, nil, fmt.Errorf("%s: want exactly one of a revision, a file and a command, got %d", s.label, n)
 		}
 	}
-	builds := &revBuilds{dir: opt.Dir, log: opt.Log, progress: opt.Progress, bins: map[string]string{}, opt: extractor.OpenOptions{Timeout: opt.Timeout}}
+	builds := &revBuilds{dir: opt.Dir, log: opt.Log, progress: opt.Progress, bins: map[string][]string{}, opt: extractor.OpenOptions{Timeout: opt.Timeout}}
 	// A running binary can be removed (on the systems sh runs on): the builds go when both
 	// versions have started, or failed to.
 	defer builds.close()
@@ -99,11 +99,12 @@ func open(label string, s Spec, builds *revBuilds) (*Version, error) {
 	var err error
 	switch {
 	case s.Rev != "":
-		var bin, desc string
+		var argv []string
+		var desc string
 		var rv revision
-		if bin, desc, rv, err = builds.build(s.Rev); err == nil {
+		if argv, desc, rv, err = builds.build(s.Rev); err == nil {
 			rev = &rv
-			im, err = extractor.OpenArgv(extractor.KindGit, desc, []string{bin, "pipe"}, builds.opt)
+			im, err = extractor.OpenArgv(extractor.KindGit, desc, argv, builds.opt)
 		}
 	case s.Command != "":
 		im, err = extractor.OpenCommand(s.Command, builds.opt)
