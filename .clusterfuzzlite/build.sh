@@ -9,7 +9,7 @@
 # under go test are lost there, and a "go test fuzz v1" file is no seed either: seedcorpus
 # encodes the corpus the way go-fuzz-headers reads it, one <binary>_seed_corpus.zip per
 # target (internal/cflite; fuzz/clusterfuzzlite_test.go runs this part and checks the zips).
-go run ./internal/cflite/seedcorpus -out "$OUT"
+go run ./internal/cmd/seedcorpus -out "$OUT"
 
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzExtractSummary fuzz_extract_summary
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzBuildInstruction fuzz_build_instruction

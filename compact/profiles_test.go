@@ -1,7 +1,7 @@
 package compact_test
 
 import (
-	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/compacteval/compacteval/internal/testhelp/testref"
 	"math/rand/v2"
 	"os/exec"
 	"strings"

@@ -15,7 +15,7 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/protocol"
-	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/compacteval/compacteval/internal/testhelp/testref"
 	"github.com/compacteval/compacteval/internal/textgen"
 )
 

@@ -3,7 +3,7 @@ package corpus_test
 import (
 	"errors"
 	"flag"
-	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/compacteval/compacteval/internal/testhelp/testref"
 	"os"
 	"path/filepath"
 	"strings"

@@ -10,7 +10,7 @@ ref=../shared/reference
 [ -f "$ref/compaction.mjs" ] || { echo "bench-reference: $ref/compaction.mjs not found" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go run ./internal/benchinputs -out "$tmp" > "$tmp/names"
+go run ./internal/cmd/benchinputs -out "$tmp" > "$tmp/names"
 go test -run '^$' -bench 'Extract$|NaiveRegexp$' -benchtime 1s ./compact > "$tmp/go.txt"
 
 # ns/op of a benchmark line, as milliseconds with 3 decimals

@@ -9,7 +9,7 @@ command -v valgrind >/dev/null || { echo "robust-instructions.sh: valgrind is no
 cd "$(dirname "$0")/.."
 bin=$(mktemp -d)/icount
 trap 'rm -rf "$(dirname "$bin")"' EXIT
-go build -o "$bin" ./internal/icount
+go build -o "$bin" ./internal/cmd/icount
 
 # count INPUT SIZE EXTRACTOR: instructions inside icount's measured function.
 count() {

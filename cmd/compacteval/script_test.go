@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/compacteval/compacteval/internal/testhelp/testref"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
-	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/compacteval/compacteval/internal/testhelp/testref"
 )
 
 // TestRunSeedModule runs the real seed module under Node: the fuzzer finds its known leaks

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compacteval/compacteval/internal/junittest"
+	"github.com/compacteval/compacteval/internal/testhelp/junittest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	junit "github.com/joshdk/go-junit"

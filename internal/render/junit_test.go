@@ -6,7 +6,7 @@ import (
 
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
-	"github.com/compacteval/compacteval/internal/junittest"
+	"github.com/compacteval/compacteval/internal/testhelp/junittest"
 	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
 	junit "github.com/joshdk/go-junit"

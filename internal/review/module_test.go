@@ -2,7 +2,7 @@ package review
 
 import (
 	"context"
-	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/compacteval/compacteval/internal/testhelp/testref"
 	"os"
 	"os/exec"
 	"path/filepath"

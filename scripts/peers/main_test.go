@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/internal/protocol"
-	"github.com/compacteval/compacteval/internal/testref"
+	"github.com/compacteval/compacteval/internal/testhelp/testref"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -2,7 +2,7 @@
 // scripts/robust-instructions.sh has callgrind count the instructions of: a measure of
 // robust's cost beside seed's that does not depend on what else the machine is doing.
 //
-//	go run ./internal/icount -input fences -size 1048576 -extractor robust
+//	go run ./internal/cmd/icount -input fences -size 1048576 -extractor robust
 //
 // -input is a family of textgen.Families (at -size bytes), a textgen.BenchInputs name, or
 // "corpus" for every response of the bundled corpus in turn.

@@ -2,7 +2,7 @@
 // (internal/cflite.Targets) into a folder; .clusterfuzzlite/build.sh runs it from the
 // module's root:
 //
-//	go run ./internal/cflite/seedcorpus -out "$OUT"
+//	go run ./internal/cmd/seedcorpus -out "$OUT"
 //
 // Exit codes: 0 written, 2 usage or a file that cannot be read or written.
 package main
