@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -91,7 +92,13 @@ func (r *revBuilds) build(rev string) (argv []string, desc string, rv revision, 
 	}
 	pkg := commandAt(top, commit)
 	if r.tmp == "" {
-		if r.tmp, err = os.MkdirTemp("", "compacteval-review-git-"); err != nil {
+		pruneStale(top)
+		if r.tmp, err = os.MkdirTemp("", tmpPrefix); err != nil {
+			return nil, "", rv, err
+		}
+		if err := os.WriteFile(filepath.Join(r.tmp, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			os.RemoveAll(r.tmp)
+			r.tmp = ""
 			return nil, "", rv, err
 		}
 		tmp := r.tmp
@@ -150,6 +157,33 @@ func commandAt(top, commit string) string {
 		return pipeCommand
 	}
 	return toolCommand
+}
+
+// tmpPrefix begins the name of a review's temporary folder (worktrees and binaries), and
+// ownerFile, in it, holds the id of the process that made it.
+const (
+	tmpPrefix = "compacteval-review-git-"
+	ownerFile = "owner.pid"
+)
+
+// pruneStale removes what an earlier review left when it was killed before it could clean
+// up (SIGKILL): its temporary folders, whose owner process is gone, and then, with git
+// worktree prune, the repository's registrations of the worktrees that were in them. A
+// folder without an owner file, or whose owner still runs, is left alone.
+func pruneStale(top string) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tmpPrefix+"*"))
+	for _, d := range dirs {
+		data, err := os.ReadFile(filepath.Join(d, ownerFile))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err != nil || pid <= 0 || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+			continue
+		}
+		os.RemoveAll(d)
+	}
+	git(top, "worktree", "prune")
 }
 
 // close removes the binaries.
