@@ -14,6 +14,7 @@ import (
 
 	"github.com/compacteval/compacteval/internal/buildinfo"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/reap"
 )
 
 func main() { mainExit() }
@@ -21,6 +22,9 @@ func main() { mainExit() }
 // mainExit runs the command of os.Args and exits with its code (the scripts' compacteval
 // command is this too).
 func mainExit() {
+	// What an extractor starts in a session of its own is adopted by compacteval when its
+	// parent exits, and killed before compacteval exits (reap.All).
+	reap.Start()
 	if len(os.Args) < 2 || os.Args[1] != "record" { // record ends its own calls on a signal
 		stopOnSignal()
 	}
@@ -35,6 +39,7 @@ func mainExit() {
 	if interrupted.Load() {
 		select {} // the signal's goroutine is cleaning up and exits with the signal's code
 	}
+	reap.All()
 	os.Exit(code)
 }
 
@@ -50,6 +55,7 @@ func stopOnSignal() {
 		sig := <-c
 		interrupted.Store(true)
 		extractor.KillAll()
+		reap.All()
 		code := 130
 		if sig == syscall.SIGTERM {
 			code = 143

@@ -75,6 +75,7 @@ type Client struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	w       *bufio.Writer
+	stdout  *os.File // the read end of the process's stdout
 	r       *bufio.Reader
 	stderr  *tailBuffer
 	timeout time.Duration
@@ -134,18 +135,32 @@ func StartWith(argv []string, opt StartOptions) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start reference: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipe rather than StdoutPipe: Wait does not close it, so Close reads what the
+	// process wrote before it exited, to the end, after Wait.
+	stdout, pw, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("start reference: %w", err)
 	}
+	cmd.Stdout = pw
 	stderr := &tailBuffer{max: 4096}
 	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
+	// A process it started in another session can hold stderr open after it exits: Wait
+	// gives up on it then (the run's end kills that process, see internal/reap).
+	cmd.WaitDelay = closeGrace
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		stdout.Close()
 		return nil, fmt.Errorf("start reference %s: %w", strings.Join(argv, " "), err)
 	}
-	return &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), r: bufio.NewReaderSize(stdout, 1<<16),
+	return &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), stdout: stdout, r: bufio.NewReaderSize(stdout, 1<<16),
 		stderr: stderr, timeout: opt.Timeout, orderOK: opt.OrderOnly}, nil
 }
+
+// closeGrace bounds how long Close waits, after the process exited and its process group
+// was killed, for its stdout and stderr to end: only a process it started in a session of
+// its own (setsid) can hold them open that long, and its lines are no answers.
+const closeGrace = 5 * time.Second
 
 // kill ends the process group.
 func (c *Client) kill() {
@@ -279,8 +294,9 @@ func shorten(b []byte) string {
 	return s + more
 }
 
-// Close ends the process and waits for it. A line the process wrote after its last
-// answer is a *ProtocolError.
+// Close ends the process and waits for it, then kills what is left of its process group
+// (a child it started in the background). A line the process wrote after its last answer
+// is a *ProtocolError.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -290,16 +306,22 @@ func (c *Client) Close() error {
 		timer = time.AfterFunc(c.timeout, c.kill)
 		defer timer.Stop()
 	}
-	var extra error
-	if c.dead == nil {
-		extra = c.rest()
-	}
+	extra := make(chan error, 1)
+	go func() { extra <- c.rest() }()
 	err := c.cmd.Wait()
+	c.kill()
+	var extraErr error
+	select {
+	case extraErr = <-extra:
+	case <-time.After(closeGrace):
+		// A process in another session holds stdout open; what it writes is no answer.
+	}
+	c.stdout.Close()
 	if c.dead != nil {
 		return nil // killed on purpose; DoAll said so
 	}
-	if extra != nil {
-		return extra
+	if extraErr != nil {
+		return extraErr
 	}
 	if err != nil {
 		return fmt.Errorf("reference exited: %w%s", err, c.stderr.context())
@@ -308,8 +330,12 @@ func (c *Client) Close() error {
 }
 
 // rest reads stdout to its end and returns a *ProtocolError for the first line that is
-// not blank: every request was answered, so it is one too many.
+// not blank: every request was answered, so it is one too many. After a protocol error or
+// a timeout it reads nothing.
 func (c *Client) rest() error {
+	if c.dead != nil {
+		return nil
+	}
 	var first error
 	for {
 		b, err := c.r.ReadBytes('\n')
