@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/outfile"
 	"github.com/compacteval/compacteval/internal/report"
 )
 
@@ -80,6 +81,26 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval gate: want at most one report, got %d\n", fs.NArg())
 		return exitError
 	}
+	// Every output is checked before any is written: a mistyped path writes nothing.
+	outputs := []struct {
+		path string
+		kind outfile.Kind
+	}{{*junitPath, outfile.JUnit}, {*mdPath, outfile.Markdown}, {*mdFull, outfile.Markdown}}
+	if *bless {
+		outputs = append(outputs, struct {
+			path string
+			kind outfile.Kind
+		}{*baselinePath, outfile.Report})
+	}
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if _, err := outfile.Check(o.path, o.kind); err != nil {
+			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+			return exitError
+		}
+	}
 	runPath := filepath.Join("reports", "latest", "report.json")
 	if fs.NArg() == 1 {
 		runPath = fs.Arg(0)
@@ -128,7 +149,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		opt.Limit = f.limit
-		if err := report.WriteFile(f.path, gate.Markdown(res, opt)); err != nil {
+		if err := outfile.Write(f.path, gate.Markdown(res, opt), outfile.Markdown); err != nil {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
@@ -179,7 +200,7 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
-	if err := report.WriteFile(path, data); err != nil {
+	if err := outfile.Write(path, data, outfile.Report); err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
@@ -192,5 +213,5 @@ func writeGateJUnit(res gate.Result, path string) error {
 	if err != nil {
 		return err
 	}
-	return report.WriteFile(path, data)
+	return outfile.Write(path, data, outfile.JUnit)
 }
