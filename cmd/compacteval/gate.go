@@ -105,13 +105,13 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		runPath = fs.Arg(0)
 	}
-	run, err := readReport(runPath, stdin)
+	run, err := readGateReport(runPath, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
 	if *bless {
-		return blessBaseline(run, *baselinePath, stdout, stderr)
+		return blessBaseline(run, runPath, *baselinePath, stdout, stderr)
 	}
 	cfg := gate.DefaultConfig()
 	if *configPath != "" {
@@ -121,9 +121,13 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg.AllowCorpusChange = *allow
-	baseline, err := report.Read(*baselinePath)
+	baseline, err := readGateReport(*baselinePath, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: baseline: %v\n", err)
+		return exitError
+	}
+	if err := errors.Join(gate.Verify("the run "+runPath, run), gate.Verify("the baseline "+*baselinePath, baseline)); err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
 	res, err := gate.Check(baseline, run, cfg)
@@ -170,7 +174,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // blessBaseline writes run, slimmed, as the baseline, and says how it differs from the old.
-func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) int {
+func blessBaseline(run *report.Report, runPath, path string, stdout, stderr io.Writer) int {
 	if !run.Complete {
 		fmt.Fprintf(stderr, "compacteval gate: refusing to bless a partial run (stages %s)\n", strings.Join(run.Stages, ", "))
 		return exitError
@@ -181,6 +185,10 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 	}
 	if len(run.Problems) > 0 {
 		fmt.Fprintf(stderr, "compacteval gate: refusing to bless a run with %d problems; fix the goldens and known_deviations first\n", len(run.Problems))
+		return exitError
+	}
+	if err := gate.Verify("the run "+runPath, run); err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: refusing to bless: %v\n", err)
 		return exitError
 	}
 	if old, err := report.Read(path); err == nil {
@@ -206,6 +214,29 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 	}
 	fmt.Fprintf(stdout, "blessed %s (%s, %s)\n", path, plural(len(run.Cases), "case"), plural(len(run.Eval.Cases), "eval case"))
 	return exitOK
+}
+
+// readGateReport reads a report as readReport does, and refuses one with a JSON key twice
+// in an object, which encoding/json would take silently (the last one wins).
+func readGateReport(path string, stdin io.Reader) (*report.Report, error) {
+	name, data, err := "stdin", []byte(nil), error(nil)
+	if path == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		name = path
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r, err := report.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := gate.DuplicateKeys(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, nil
 }
 
 func writeGateJUnit(res gate.Result, path string) error {

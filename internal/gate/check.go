@@ -85,8 +85,9 @@ func (r Result) ByFamily() [][]Regression {
 // ErrIncomparable marks a run the gate cannot evaluate: partial, or of another corpus shape.
 var ErrIncomparable = errors.New("cannot evaluate")
 
-// Check compares run with baseline under cfg. It returns an ErrIncomparable error for a
-// partial run or baseline, and a *ConfigError (ErrConfig) when a must_pass entry names an
+// Check compares run with baseline under cfg; a caller that reads them from files first
+// holds each to Verify. It returns an ErrIncomparable error for a partial run or
+// baseline, and a *ConfigError (ErrConfig) when a must_pass entry names an
 // extractor the run does not have: a misspelt name is a mistake in the config, not a
 // regression of the run.
 func Check(baseline, run *report.Report, cfg Config) (Result, error) {
@@ -147,6 +148,9 @@ func comparable(baseline, run *report.Report) error {
 	case b != r:
 		why = append(why, fmt.Sprintf("corpus %s (sha256 %.12s, %d cases) in the baseline, %s (sha256 %.12s, %d cases) in the run",
 			baseline.Corpus.Dir, b, baseline.Corpus.Cases, run.Corpus.Dir, r, run.Corpus.Cases))
+	}
+	if b, r := len(baseline.Eval.Cases), len(run.Eval.Cases); b < r && run.Selection.Empty() && baseline.Selection.Empty() {
+		why = append(why, fmt.Sprintf("%d eval cases in the baseline, %d in the run", b, r))
 	}
 	if bd, rd := baseline.Drift, run.Drift; bd.Seed != rd.Seed || bd.N != rd.N {
 		why = append(why, fmt.Sprintf("drift seed %d, n %d in the baseline, seed %d, n %d in the run", bd.Seed, bd.N, rd.Seed, rd.N))
