@@ -44,7 +44,9 @@ func Verify(name string, r *report.Report) error {
 
 type verifier struct{ bad []string }
 
-func (v *verifier) add(format string, args ...any) { v.bad = append(v.bad, fmt.Sprintf(format, args...)) }
+func (v *verifier) add(format string, args ...any) {
+	v.bad = append(v.bad, fmt.Sprintf(format, args...))
+}
 
 // count checks that field says got, as the rows say want.
 func (v *verifier) count(field string, got, want int) {

@@ -95,4 +95,3 @@ func TestCheckFewerEvalCasesIsACorpusChange(t *testing.T) {
 		t.Errorf("Check(baseline with an eval case fewer) = %v, want ErrCorpusChanged", err)
 	}
 }
-
