@@ -103,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 && args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" && !isHelpFlag(args[1]) {
 			for _, c := range commands() {
 				if c.name == args[1] {
 					return c.run([]string{"-h"}, stdin, stdout, stderr)
@@ -128,6 +128,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	usage(stderr)
 	return exitError
 }
+
+func isHelpFlag(s string) bool { return s == "-h" || s == "-help" || s == "--help" }
 
 // suggestCommand returns " (did you mean X?)" for the command closest to name, or "".
 func suggestCommand(name string) string {

@@ -504,7 +504,41 @@ func checkMustPassNames(run *report.Report, cfg Config) error {
 			return &ConfigError{File: cfg.File, Line: m.Line, Msg: fmt.Sprintf("must_pass names extractor %q, which the run does not have (it has %s)", m.Extractor, strings.Join(names, ", "))}
 		}
 	}
+	// An extractors: entry that matches no extractor would loosen nothing, silently.
+	for _, e := range run.Extractors {
+		have[compact.Family(e.Name)] = true
+	}
+	keys := make([]string, 0, len(cfg.Extractors))
+	for k := range cfg.Extractors {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		li, lj := cfg.Extractors[keys[i]].Line, cfg.Extractors[keys[j]].Line
+		return li < lj || li == lj && keys[i] < keys[j]
+	})
+	for _, k := range keys {
+		if have[k] {
+			continue
+		}
+		hint := ""
+		if c := closestName(k, names); c != "" {
+			hint = fmt.Sprintf("did you mean %q? ", c)
+		}
+		return &ConfigError{File: cfg.File, Line: cfg.Extractors[k].Line, Msg: fmt.Sprintf("extractors names %q, which the run does not have (%sit has %s)", k, hint, strings.Join(names, ", "))}
+	}
 	return nil
+}
+
+// closestName returns the name closest to s, ignoring case and surrounding spaces (within
+// two edits), or "".
+func closestName(s string, names []string) string {
+	t := strings.ToLower(strings.TrimSpace(s))
+	for _, n := range names {
+		if strings.ToLower(n) == t {
+			return n
+		}
+	}
+	return closestKey(t, names)
 }
 
 // matchAny reports whether id matches one of patterns: path.Match patterns over case ids

@@ -39,6 +39,9 @@ type Config struct {
 	AllowCorpusChange bool `yaml:"-"`
 	// File is the file the config was read from ("" for one made in code), for errors.
 	File string `yaml:"-"`
+	// Empty is true when File sets nothing at all (every default applies): the command
+	// says so.
+	Empty bool `yaml:"-"`
 }
 
 // Drops are the allowed drops of the metrics the gate checks.
@@ -66,6 +69,8 @@ type ExtractorDrops struct {
 	IntendedRate  *float64 `yaml:"intended_rate"`
 	IntendedCases *int     `yaml:"intended_cases"`
 	DriftExact    *float64 `yaml:"drift_exact"`
+	// Line is the line of its key in gate.yaml, for errors.
+	Line int `yaml:"-"`
 }
 
 // MustPass names cases (path.Match patterns over case ids, such as "well-formed/*"; a lone
@@ -127,6 +132,9 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	cfg.File = file
 	var doc yaml.Node
 	_ = yaml.Unmarshal(data, &doc)
+	if doc.Kind == 0 || doc.Kind == yaml.DocumentNode && len(doc.Content) == 0 {
+		cfg.Empty = true // say so: a file that sets nothing is likely not the one meant
+	}
 	line := func(path ...string) int { return keyLine(&doc, path...) }
 	// before orders keys by their position in the file (line, then column).
 	before := func(a, b []string) bool {
@@ -143,6 +151,17 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	for _, f := range []struct{ key, v string }{{"new_case", cfg.NewCase}, {"removed_case", cfg.RemovedCase}, {"problems", cfg.Problems}} {
 		if f.v != "pass" && f.v != "fail" {
 			return Config{}, bad(line(f.key), "%s is %q, want pass or fail", f.key, f.v)
+		}
+	}
+	// A count is a whole number: YAML decodes intended_cases: 0.5 into an int as 0.
+	countPaths := [][]string{{"allowed_drop", "intended_cases"}}
+	for name := range cfg.Extractors {
+		countPaths = append(countPaths, []string{"extractors", name, "intended_cases"})
+	}
+	sort.SliceStable(countPaths, func(i, j int) bool { return before(countPaths[i], countPaths[j]) })
+	for _, p := range countPaths {
+		if n := valueAt(&doc, p...); n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() != "!!int" {
+			return Config{}, bad(n.Line, "%s is %s, want a whole number of cases", strings.Join(p, "."), n.Value)
 		}
 	}
 	d := cfg.AllowedDrop
@@ -162,6 +181,8 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	sort.SliceStable(names, func(i, j int) bool { return before([]string{"extractors", names[i]}, []string{"extractors", names[j]}) })
 	for _, name := range names {
 		o := cfg.Extractors[name]
+		o.Line = line("extractors", name)
+		cfg.Extractors[name] = o
 		prefix := "extractors." + name
 		var limits []limit
 		if o.IntendedRate != nil {
@@ -311,6 +332,25 @@ func keyPos(doc *yaml.Node, path ...string) (line, col int) {
 		}
 	}
 	return line, col
+}
+
+// valueAt returns the value node at path, or nil.
+func valueAt(doc *yaml.Node, path ...string) *yaml.Node {
+	n := doc
+	for _, key := range path {
+		n = resolve(n)
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				next = n.Content[i+1]
+			}
+		}
+		n = next
+	}
+	return resolve(n)
 }
 
 // seqLine returns the line of element i of the sequence at path, or keyLine of path.
