@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/internal/gate"
-	"github.com/compacteval/compacteval/internal/render"
+	"github.com/compacteval/compacteval/internal/outfile"
 	"github.com/compacteval/compacteval/report"
 )
 
@@ -81,17 +81,37 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval gate: want at most one report, got %d\n", fs.NArg())
 		return exitError
 	}
+	// Every output is checked before any is written: a mistyped path writes nothing.
+	outputs := []struct {
+		path string
+		kind outfile.Kind
+	}{{*junitPath, outfile.JUnit}, {*mdPath, outfile.Markdown}, {*mdFull, outfile.Markdown}}
+	if *bless {
+		outputs = append(outputs, struct {
+			path string
+			kind outfile.Kind
+		}{*baselinePath, outfile.Report})
+	}
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if _, err := outfile.Check(o.path, o.kind); err != nil {
+			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+			return exitError
+		}
+	}
 	runPath := filepath.Join("reports", "latest", "report.json")
 	if fs.NArg() == 1 {
 		runPath = fs.Arg(0)
 	}
-	run, err := readReport(runPath, stdin)
+	run, err := readGateReport(runPath, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
 	if *bless {
-		return blessBaseline(run, *baselinePath, stdout, stderr)
+		return blessBaseline(run, runPath, *baselinePath, stdout, stderr)
 	}
 	cfg := gate.DefaultConfig()
 	if *configPath != "" {
@@ -99,11 +119,18 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
+		if cfg.Empty {
+			fmt.Fprintf(stderr, "compacteval gate: note: %s sets nothing; the defaults apply (nothing may fall)\n", *configPath)
+		}
 	}
 	cfg.AllowCorpusChange = *allow
-	baseline, err := report.Read(*baselinePath)
+	baseline, err := readGateReport(*baselinePath, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: baseline: %v\n", err)
+		return exitError
+	}
+	if err := errors.Join(gate.Verify("the run "+runPath, run), gate.Verify("the baseline "+*baselinePath, baseline)); err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
 	res, err := gate.Check(baseline, run, cfg)
@@ -129,7 +156,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		opt.Limit = f.limit
-		if err := render.WriteFile(f.path, gate.Markdown(res, opt)); err != nil {
+		if err := outfile.Write(f.path, gate.Markdown(res, opt), outfile.Markdown); err != nil {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
@@ -150,7 +177,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // blessBaseline writes run, slimmed, as the baseline, and says how it differs from the old.
-func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) int {
+func blessBaseline(run *report.Report, runPath, path string, stdout, stderr io.Writer) int {
 	if !run.Complete {
 		fmt.Fprintf(stderr, "compacteval gate: refusing to bless a partial run (stages %s)\n", strings.Join(run.Stages, ", "))
 		return exitError
@@ -161,6 +188,10 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 	}
 	if len(run.Problems) > 0 {
 		fmt.Fprintf(stderr, "compacteval gate: refusing to bless a run with %d problems; fix the goldens and known_deviations first\n", len(run.Problems))
+		return exitError
+	}
+	if err := gate.Verify("the run "+runPath, run); err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: refusing to bless: %v\n", err)
 		return exitError
 	}
 	if old, err := report.Read(path); err == nil {
@@ -180,7 +211,7 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
-	if err := render.WriteFile(path, data); err != nil {
+	if err := outfile.Write(path, data, outfile.Report); err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
@@ -188,10 +219,33 @@ func blessBaseline(run *report.Report, path string, stdout, stderr io.Writer) in
 	return exitOK
 }
 
+// readGateReport reads a report as readReport does, and refuses one with a JSON key twice
+// in an object, which encoding/json would take silently (the last one wins).
+func readGateReport(path string, stdin io.Reader) (*report.Report, error) {
+	name, data, err := "stdin", []byte(nil), error(nil)
+	if path == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		name = path
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r, err := report.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := gate.DuplicateKeys(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, nil
+}
+
 func writeGateJUnit(res gate.Result, path string) error {
 	data, err := gate.JUnit(res)
 	if err != nil {
 		return err
 	}
-	return render.WriteFile(path, data)
+	return outfile.Write(path, data, outfile.JUnit)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/compacteval/compacteval/internal/buildinfo"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/reap"
 )
 
 func main() { mainExit() }
@@ -22,6 +23,9 @@ func main() { mainExit() }
 // mainExit runs the command of os.Args and exits with its code (the scripts' compacteval
 // command is this too).
 func mainExit() {
+	// What an extractor starts in a session of its own is adopted by compacteval when its
+	// parent exits, and killed before compacteval exits (reap.All).
+	reap.Start()
 	if len(os.Args) < 2 || os.Args[1] != "record" { // record ends its own calls on a signal
 		stopOnSignal()
 	}
@@ -36,6 +40,7 @@ func mainExit() {
 	if interrupted.Load() {
 		select {} // the signal's goroutine is cleaning up and exits with the signal's code
 	}
+	reap.All()
 	os.Exit(code)
 }
 
@@ -59,6 +64,7 @@ func stopOnSignal() {
 		interrupted.Store(true)
 		cancelInterrupt(fmt.Errorf("interrupted by %v", sig))
 		extractor.KillAll()
+		reap.All()
 		code := 130
 		if sig == syscall.SIGTERM {
 			code = 143
@@ -106,7 +112,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 && args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" && !isHelpFlag(args[1]) {
 			for _, c := range commands() {
 				if c.name == args[1] {
 					return c.run([]string{"-h"}, stdin, stdout, stderr)
@@ -131,6 +137,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	usage(stderr)
 	return exitError
 }
+
+func isHelpFlag(s string) bool { return s == "-h" || s == "-help" || s == "--help" }
 
 // suggestCommand returns " (did you mean X?)" for the command closest to name, or "".
 func suggestCommand(name string) string {

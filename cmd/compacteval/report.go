@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/compacteval/compacteval/internal/outfile"
 	"github.com/compacteval/compacteval/internal/render"
 )
 
@@ -40,12 +41,15 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	var data []byte
+	var kind outfile.Kind
 	switch *format {
 	case "md", "markdown":
-		data = render.Markdown(r)
+		data, kind = render.Markdown(r), outfile.Markdown
 	case "html":
+		kind = outfile.HTML
 		data, err = render.HTML(r)
 	case "junit":
+		kind = outfile.JUnit
 		data, err = render.JUnit(r)
 	default:
 		fmt.Fprintf(stderr, "compacteval report: -format %q: want md, html or junit\n", *format)
@@ -56,7 +60,7 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if *out != "" {
-		if err := render.WriteFile(*out, data); err != nil {
+		if err := outfile.Write(*out, data, kind); err != nil {
 			fmt.Fprintf(stderr, "compacteval report: %v\n", err)
 			return exitError
 		}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz/drift"
-	"github.com/compacteval/compacteval/internal/atomicfile"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/outfile"
 	"github.com/compacteval/compacteval/internal/review"
 )
 
@@ -120,6 +120,18 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	for _, o := range []struct {
+		path string
+		kind outfile.Kind
+	}{{*mdPath, outfile.Markdown}, {*htmlPath, outfile.HTML}} {
+		if o.path == "" {
+			continue
+		}
+		if _, err := outfile.Check(o.path, o.kind); err != nil { // before the builds
+			fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+			return exitError
+		}
+	}
 	sel, code, ok := pick.selected("review", stdin, stderr)
 	if !ok {
 		return code
@@ -170,7 +182,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if *mdPath != "" {
-		if err := atomicfile.Write(*mdPath, md.Bytes(), 0o644); err != nil {
+		if err := outfile.Write(*mdPath, md.Bytes(), outfile.Markdown); err != nil {
 			fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 			return exitError
 		}
@@ -178,7 +190,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *htmlPath != "" {
 		page, err := review.HTML(r)
 		if err == nil {
-			err = atomicfile.Write(*htmlPath, page, 0o644)
+			err = outfile.Write(*htmlPath, page, outfile.HTML)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "compacteval review: %v\n", err)

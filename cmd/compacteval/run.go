@@ -9,6 +9,7 @@ import (
 
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/outfile"
 	"github.com/compacteval/compacteval/internal/pipeline"
 	"github.com/compacteval/compacteval/internal/render"
 	"github.com/compacteval/compacteval/report"
@@ -71,6 +72,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
+	if err := outfile.CheckFolder(*out, reportFiles); err != nil { // before the work
+		fmt.Fprintf(stderr, "compacteval run: -out: %v\n", err)
+		return exitError
+	}
 	sel, code, ok := pick.selected("run", stdin, stderr)
 	if !ok {
 		return code
@@ -90,6 +95,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
 		return exitError
 	}
+	if err := outfile.CheckFolder(*out, reportFiles); err != nil { // again: the run took time
+		fmt.Fprintf(stderr, "compacteval run: -out: %v\n", err)
+		return exitError
+	}
 	if err := writeReports(r, *out); err != nil {
 		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
 		return exitError
@@ -100,6 +109,9 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
+
+// reportFiles are the files run writes in -out, each of the kind that may be replaced.
+var reportFiles = map[string]outfile.Kind{"report.json": outfile.Report, "report.md": outfile.Markdown, "report.html": outfile.HTML}
 
 // writeReports writes report.json, report.md and report.html to dir as one set
 // (render.WriteSet): a reader never finds files of two runs side by side.

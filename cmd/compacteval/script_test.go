@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,9 +53,10 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"mask":  mask,
-			"head":  head,
-			"exits": exits,
+			"mask":    mask,
+			"head":    head,
+			"exits":   exits,
+			"noprocs": noprocs,
 		},
 	})
 }
@@ -181,5 +183,36 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
+
+// noprocs ARG fails if a running process has ARG among its arguments (read from
+// /proc/PID/cmdline), and kills each one it finds so that a failure leaves none behind.
+func noprocs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: noprocs ARG")
+	}
+	ents, err := os.ReadDir("/proc")
+	ts.Check(err)
+	var found []string
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+		if slices.Contains(argv[1:], args[0]) {
+			found = append(found, fmt.Sprintf("%d (%s)", pid, strings.Join(argv, " ")))
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Kill()
+			}
+		}
+	}
+	if len(found) > 0 {
+		ts.Fatalf("processes outlived the command: %s", strings.Join(found, ", "))
 	}
 }

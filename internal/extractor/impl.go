@@ -159,7 +159,8 @@ func start(kind, desc string, argv []string, opt OpenOptions, cleanup func() err
 	if cleanup != nil {
 		im.cleanup = append(im.cleanup, cleanup)
 	}
-	c, err := protocol.StartWith(argv, protocol.StartOptions{Dir: opt.Dir, Timeout: opt.timeout()})
+	// compacteval pipe of a revision before request ids answers in order without them.
+	c, err := protocol.StartWith(argv, protocol.StartOptions{Dir: opt.Dir, Timeout: opt.timeout(), OrderOnly: kind == KindGit})
 	if err != nil {
 		im.Close()
 		return nil, err

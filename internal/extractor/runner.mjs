@@ -1,8 +1,13 @@
 // compacteval review's runner: answers the reference protocol (docs/protocol.md) with the
 // exports of the module named by its argument, as ../shared/reference/reference.mjs does for
-// the seed module. A request for an export the module lacks gets {"error": ...}.
+// the seed module. A request for an export the module lacks gets {"error": ...}. Each answer
+// carries the id of its request first, so that a line the module prints itself
+// (console.log) is never taken for an answer.
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+
+// stdout carries the answers: what the module logs goes to stderr.
+console.log = console.info = console.debug = console.error;
 
 const loaded = await import(pathToFileURL(process.argv[2]).href);
 // A CommonJS module arrives as its default export.
@@ -40,11 +45,13 @@ function answer(req) {
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of rl) {
 	if (line.trim() === "") continue;
-	let out;
+	let req, out;
 	try {
-		out = answer(JSON.parse(line));
+		req = JSON.parse(line);
+		out = answer(req);
 	} catch (e) {
 		out = { error: String(e && e.message ? e.message : e) };
 	}
-	process.stdout.write(JSON.stringify(out) + "\n");
+	const id = req !== null && typeof req === "object" ? req.id : undefined;
+	process.stdout.write(JSON.stringify(id === undefined ? out : { id, ...out }) + "\n");
 }

@@ -40,7 +40,7 @@ func TestRunSeedModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), ex, c.Cases, fuzz.Options{Time: 2 * time.Second, Seed: 1})
+	res, err := Run(context.Background(), ex, c.Cases, fuzz.Options{Batches: 1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ for line in sys.stdin:
 		t.Fatal(err)
 	}
 	defer ex.Close()
-	res, err := Run(context.Background(), ex, nil, fuzz.Options{Time: 300 * time.Millisecond, Size: -1})
+	res, err := Run(context.Background(), ex, nil, fuzz.Options{Batches: 2, Size: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

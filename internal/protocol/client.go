@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,15 +66,35 @@ func moduleRoot(dir string) (string, error) {
 
 // Client is one long-lived process that speaks the protocol. Its methods are safe for
 // concurrent use; requests are answered in order.
+//
+// Every request carries an id (1, 2, 3, ... in the order sent) and every answer must name
+// the id of the request it answers; an answer with another id, without one, or a line
+// after the last answer is a *ProtocolError, and the client answers nothing more.
 type Client struct {
 	mu      sync.Mutex
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	w       *bufio.Writer
-	dec     *json.Decoder
+	stdout  *os.File // the read end of the process's stdout
+	r       *bufio.Reader
 	stderr  *tailBuffer
 	timeout time.Duration
-	dead    error // set once the process was killed for a timeout
+	orderOK bool  // answers without an id are taken in order
+	sent    int64 // the last id sent
+	line    int   // stdout lines read
+	dead    error // set once the process was killed for a timeout or broke the protocol
+}
+
+// ProtocolError is an answer line that breaks the protocol: not JSON, or naming a request
+// it does not answer, or one too many.
+type ProtocolError struct {
+	Line   int    // the line of the process's stdout, from 1
+	Text   string // the line, shortened
+	Reason string
+}
+
+func (e *ProtocolError) Error() string {
+	return fmt.Sprintf("protocol error at stdout line %d: %s: %s", e.Line, e.Reason, e.Text)
 }
 
 // ErrTimeout is returned when a process does not answer within its timeout; the process
@@ -87,10 +109,18 @@ type StartOptions struct {
 	// start, each later one from the answer before it); 0 waits for ever. A process that
 	// does not answer in time is killed and every later request fails.
 	Timeout time.Duration
+	// OrderOnly takes answers that carry no id in order, as the reference runner
+	// (reference.mjs) and compacteval pipe before ids write them. An answer that carries an
+	// id is checked all the same. Without it an answer without an id is a ProtocolError.
+	OrderOnly bool
 }
 
-// Start runs argv and returns a client for it, with no timeout.
-func Start(argv []string) (*Client, error) { return StartWith(argv, StartOptions{}) }
+// Start runs argv and returns a client for it, with no timeout, taking answers without ids
+// in order (OrderOnly): it is for the reference runner and the runners of this repository's
+// tests, whose answers are one line per request by construction.
+func Start(argv []string) (*Client, error) {
+	return StartWith(argv, StartOptions{OrderOnly: true})
+}
 
 // StartWith runs argv with opt and returns a client for it.
 func StartWith(argv []string, opt StartOptions) (*Client, error) {
@@ -105,18 +135,32 @@ func StartWith(argv []string, opt StartOptions) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start reference: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipe rather than StdoutPipe: Wait does not close it, so Close reads what the
+	// process wrote before it exited, to the end, after Wait.
+	stdout, pw, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("start reference: %w", err)
 	}
+	cmd.Stdout = pw
 	stderr := &tailBuffer{max: 4096}
 	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
+	// A process it started in another session can hold stderr open after it exits: Wait
+	// gives up on it then (the run's end kills that process, see internal/reap).
+	cmd.WaitDelay = closeGrace
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		stdout.Close()
 		return nil, fmt.Errorf("start reference %s: %w", strings.Join(argv, " "), err)
 	}
-	dec := json.NewDecoder(bufio.NewReaderSize(stdout, 1<<16))
-	return &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), dec: dec, stderr: stderr, timeout: opt.Timeout}, nil
+	return &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), stdout: stdout, r: bufio.NewReaderSize(stdout, 1<<16),
+		stderr: stderr, timeout: opt.Timeout, orderOK: opt.OrderOnly}, nil
 }
+
+// closeGrace bounds how long Close waits, after the process exited and its process group
+// was killed, for its stdout and stderr to end: only a process it started in a session of
+// its own (setsid) can hold them open that long, and its lines are no answers.
+const closeGrace = 5 * time.Second
 
 // kill ends the process group.
 func (c *Client) kill() {
@@ -135,16 +179,20 @@ func (c *Client) Do(req Request) (Response, error) {
 }
 
 // DoAll sends every request and returns their answers in order. Requests are written while
-// answers are read, so a batch costs one round trip, not one per request.
+// answers are read, so a batch costs one round trip, not one per request. An answer that
+// breaks the protocol fails this call and every later one with a *ProtocolError.
 func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead != nil {
 		return nil, c.dead
 	}
+	first := c.sent + 1
+	c.sent += int64(len(reqs))
 	werr := make(chan error, 1)
 	go func() {
-		for _, r := range reqs {
+		for i, r := range reqs {
+			r.ID = json.RawMessage(strconv.FormatInt(first+int64(i), 10))
 			b, err := marshalNoEscape(r)
 			if err == nil {
 				_, err = c.w.Write(append(b, '\n'))
@@ -164,14 +212,20 @@ func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 		defer timer.Stop()
 	}
 	for i := range reqs {
-		if err := c.dec.Decode(&out[i]); err != nil {
+		if err := c.read(&out[i], first+int64(i)); err != nil {
 			c.stdin.Close() // unblock the writer
 			<-werr
-			if timedOut.Load() {
+			var pe *ProtocolError
+			switch {
+			case timedOut.Load():
 				c.dead = fmt.Errorf("answer %d of %d: %w (%s): the process was killed%s", i+1, len(reqs), ErrTimeout, c.timeout, c.stderr.context())
-				return nil, c.dead
+			case errors.As(err, &pe):
+				c.kill()
+				c.dead = err
+			default:
+				return nil, fmt.Errorf("read answer %d of %d: %w%s", i+1, len(reqs), err, c.stderr.context())
 			}
-			return nil, fmt.Errorf("read answer %d of %d: %w%s", i+1, len(reqs), err, c.stderr.context())
+			return nil, c.dead
 		}
 		if timer != nil {
 			timer.Reset(c.timeout)
@@ -183,7 +237,66 @@ func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 	return out, nil
 }
 
-// Close ends the process and waits for it.
+// read reads the answer to request id into resp: the next line that is not blank, which
+// must be JSON and name id (or, with orderOK, name no id).
+func (c *Client) read(resp *Response, id int64) error {
+	for {
+		b, err := c.r.ReadBytes('\n')
+		if len(b) == 0 && err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		c.line++
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return &ProtocolError{Line: c.line, Text: shorten(b), Reason: fmt.Sprintf(format, args...)}
+		}
+		var head struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal(b, &head); err != nil {
+			return bad("not a JSON object: %v", err)
+		}
+		switch got := string(head.ID); {
+		case got == "" || got == "null":
+			if !c.orderOK {
+				return bad("no id, want the answer to request %d naming it (an extra line, or a process that predates ids: docs/protocol.md)", id)
+			}
+		case got != strconv.FormatInt(id, 10):
+			n, err := strconv.ParseInt(got, 10, 64)
+			if err == nil && n >= 1 && n < id {
+				return bad("id %s was answered already, want %d: an extra line", got, id)
+			}
+			return bad("unknown id %s, want %d", got, id)
+		}
+		if err := json.Unmarshal(b, resp); err != nil {
+			return bad("%v", err)
+		}
+		return nil
+	}
+}
+
+// shorten returns a line for an error message: at most 80 bytes, quoted when it holds
+// what a terminal would not show.
+func shorten(b []byte) string {
+	s := string(bytes.TrimRight(b, "\r\n"))
+	more := ""
+	if len(s) > 80 {
+		s, more = strings.ToValidUTF8(s[:77], ""), "..."
+	}
+	if !strconv.CanBackquote(s) {
+		s = strconv.Quote(s)
+	}
+	return s + more
+}
+
+// Close ends the process and waits for it, then kills what is left of its process group
+// (a child it started in the background). A line the process wrote after its last answer
+// is a *ProtocolError.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -193,14 +306,49 @@ func (c *Client) Close() error {
 		timer = time.AfterFunc(c.timeout, c.kill)
 		defer timer.Stop()
 	}
+	extra := make(chan error, 1)
+	go func() { extra <- c.rest() }()
 	err := c.cmd.Wait()
+	c.kill()
+	var extraErr error
+	select {
+	case extraErr = <-extra:
+	case <-time.After(closeGrace):
+		// A process in another session holds stdout open; what it writes is no answer.
+	}
+	c.stdout.Close()
 	if c.dead != nil {
 		return nil // killed on purpose; DoAll said so
+	}
+	if extraErr != nil {
+		return extraErr
 	}
 	if err != nil {
 		return fmt.Errorf("reference exited: %w%s", err, c.stderr.context())
 	}
 	return nil
+}
+
+// rest reads stdout to its end and returns a *ProtocolError for the first line that is
+// not blank: every request was answered, so it is one too many. After a protocol error or
+// a timeout it reads nothing.
+func (c *Client) rest() error {
+	if c.dead != nil {
+		return nil
+	}
+	var first error
+	for {
+		b, err := c.r.ReadBytes('\n')
+		if len(b) > 0 {
+			c.line++
+			if first == nil && len(bytes.TrimSpace(b)) > 0 {
+				first = &ProtocolError{Line: c.line, Text: shorten(b), Reason: fmt.Sprintf("a line after the answer to the last request (%d): an extra line", c.sent)}
+			}
+		}
+		if err != nil {
+			return first
+		}
+	}
 }
 
 // tailBuffer keeps the last max bytes written to it, for error messages.

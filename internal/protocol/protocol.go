@@ -1,8 +1,8 @@
 // Package protocol speaks the JSON-lines protocol of ../shared/reference/reference.mjs, as a
 // server (compacteval pipe) and as a client of any process that speaks it.
 //
-// One request per line, one answer per line, in order; docs/protocol.md describes the
-// requests. A blank line gets no answer.
+// One request per line, one answer per line, in order, each answer naming the id of its
+// request; docs/protocol.md describes the requests. A blank line gets no answer.
 package protocol
 
 import (
@@ -12,16 +12,18 @@ import (
 
 // Request is one request line. Pointer fields distinguish a missing field from a zero value.
 type Request struct {
-	Op                 string    `json:"op"`
-	Text               *string   `json:"text,omitempty"`
-	Profile            *string   `json:"profile,omitempty"`
-	Reason             *string   `json:"reason,omitempty"`
-	CustomInstructions *string   `json:"customInstructions,omitempty"`
-	KeptTail           *KeptTail `json:"keptTail,omitempty"`
-	Count              *int      `json:"count,omitempty"`
-	Opening            *string   `json:"opening,omitempty"`
-	Summary            *string   `json:"summary,omitempty"`
-	TranscriptPath     *string   `json:"transcriptPath,omitempty"`
+	// ID names the request; its answer carries the same id (Client numbers its requests).
+	ID                 json.RawMessage `json:"id,omitempty"`
+	Op                 string          `json:"op"`
+	Text               *string         `json:"text,omitempty"`
+	Profile            *string         `json:"profile,omitempty"`
+	Reason             *string         `json:"reason,omitempty"`
+	CustomInstructions *string         `json:"customInstructions,omitempty"`
+	KeptTail           *KeptTail       `json:"keptTail,omitempty"`
+	Count              *int            `json:"count,omitempty"`
+	Opening            *string         `json:"opening,omitempty"`
+	Summary            *string         `json:"summary,omitempty"`
+	TranscriptPath     *string         `json:"transcriptPath,omitempty"`
 }
 
 // KeptTail is the keptTail object of an instruction request.
@@ -33,15 +35,18 @@ type KeptTail struct {
 // Response is one answer line. Extract answers set Summary, with HasSummary telling a null
 // summary (no summary found) from a missing field.
 type Response struct {
-	Summary     *string `json:"-"`
-	HasSummary  bool    `json:"-"`
-	Text        *string `json:"text,omitempty"`
-	MaxTokens   *int    `json:"maxTokens,omitempty"`
-	Instruction *string `json:"instruction,omitempty"`
-	Error       *string `json:"error,omitempty"`
+	// ID is the id of the request it answers, as the request wrote it.
+	ID          json.RawMessage `json:"-"`
+	Summary     *string         `json:"-"`
+	HasSummary  bool            `json:"-"`
+	Text        *string         `json:"text,omitempty"`
+	MaxTokens   *int            `json:"maxTokens,omitempty"`
+	Instruction *string         `json:"instruction,omitempty"`
+	Error       *string         `json:"error,omitempty"`
 }
 
 type responseJSON struct {
+	ID          json.RawMessage `json:"id,omitempty"`
 	Summary     json.RawMessage `json:"summary,omitempty"`
 	Text        *string         `json:"text,omitempty"`
 	MaxTokens   *int            `json:"maxTokens,omitempty"`
@@ -51,7 +56,7 @@ type responseJSON struct {
 
 // MarshalJSON writes "summary": null for an extract answer that found nothing.
 func (r Response) MarshalJSON() ([]byte, error) {
-	out := responseJSON{Text: r.Text, MaxTokens: r.MaxTokens, Instruction: r.Instruction, Error: r.Error}
+	out := responseJSON{ID: r.ID, Text: r.Text, MaxTokens: r.MaxTokens, Instruction: r.Instruction, Error: r.Error}
 	if r.HasSummary {
 		raw, err := marshalString(r.Summary)
 		if err != nil {
@@ -68,7 +73,7 @@ func (r *Response) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &in); err != nil {
 		return err
 	}
-	*r = Response{Text: in.Text, MaxTokens: in.MaxTokens, Instruction: in.Instruction, Error: in.Error}
+	*r = Response{ID: in.ID, Text: in.Text, MaxTokens: in.MaxTokens, Instruction: in.Instruction, Error: in.Error}
 	if in.Summary != nil {
 		r.HasSummary = true
 		if string(in.Summary) != "null" {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -61,6 +62,85 @@ func TestResponseJSON(t *testing.T) {
 		}
 		if back.HasSummary != tc.resp.HasSummary || (back.Summary == nil) != (tc.resp.Summary == nil) {
 			t.Errorf("Unmarshal(%s) = %+v, want %+v", data, back, tc.resp)
+		}
+	}
+}
+
+// echo answers every request with its id and summary "a"; extra is shell run after each
+// answer, printing what a misbehaving process prints.
+func echoer(t *testing.T, extra string, opt StartOptions) *Client {
+	t.Helper()
+	script := `while IFS= read -r l; do id=${l#'{"id":'}; id=${id%%,*}; printf '{"id":%s,"summary":"a"}\n' "$id"; ` + extra + `; done`
+	c, err := StartWith([]string{"sh", "-c", script}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestClientIDs(t *testing.T) {
+	extract := Request{Op: "extract", Text: Str("x")}
+	for _, tc := range []struct {
+		name      string
+		extra     string // printed after each answer
+		orderOnly bool
+		want      string // the error of the second batch ("" none)
+		close     string // the error of Close
+	}{
+		{name: "well behaved", extra: ":"},
+		{name: "an answer twice", extra: `printf '{"id":%s,"summary":"b"}\n' "$id"`,
+			want: `protocol error at stdout line 2: id 1 was answered already, want 2: an extra line: {"id":1,"summary":"b"}`},
+		{name: "an id never sent", extra: `printf '{"id":99,"summary":"b"}\n'`,
+			want: `protocol error at stdout line 2: unknown id 99, want 2: {"id":99,"summary":"b"}`},
+		{name: "a debug line", extra: `echo '{"summary":"debug"}'`,
+			want: `protocol error at stdout line 2: no id, want the answer to request 2 naming it`},
+		{name: "a debug line, order only, is still caught at the end", extra: `[ "$id" = 2 ] && echo '{"summary":"debug"}'`, orderOnly: true,
+			close: `protocol error at stdout line 3: a line after the answer to the last request (2): an extra line: {"summary":"debug"}`},
+		{name: "blank lines are no answers", extra: `echo; echo '  '`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := echoer(t, tc.extra, StartOptions{OrderOnly: tc.orderOnly})
+			defer c.Kill()
+			if _, err := c.Do(extract); err != nil {
+				t.Fatalf("first request: %v", err)
+			}
+			_, err := c.Do(extract)
+			if got := errString(err); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (err == nil) {
+				t.Errorf("second request: error %q, want %q", got, tc.want)
+			}
+			if err != nil {
+				var pe *ProtocolError
+				if !errors.As(err, &pe) {
+					t.Errorf("error %v is no *ProtocolError", err)
+				}
+				if _, again := c.Do(extract); again == nil {
+					t.Error("a request after a protocol error was answered")
+				}
+			}
+			if got := errString(c.Close()); got != tc.close {
+				t.Errorf("Close() = %q, want %q", got, tc.close)
+			}
+		})
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestServeEchoesIDs(t *testing.T) {
+	in := `{"id":1,"op":"constants"}` + "\n" + `{"id":"x","op":"extract","text":5}` + "\n" + `{"op":"keptTailNote","count":1}` + "\n"
+	var out bytes.Buffer
+	if err := Serve(strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	for i, want := range []string{`{"id":1,"maxTokens"`, `{"id":"x","error":"field text is number, want a string"}`, `{"text":`} {
+		if i >= len(lines) || !strings.HasPrefix(lines[i], want) {
+			t.Errorf("Serve answer %d = %q, want it to start with %s", i, lines[i:min(i+1, len(lines))], want)
 		}
 	}
 }

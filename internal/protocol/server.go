@@ -51,17 +51,20 @@ func serveLine(out *bufio.Writer, line string) error {
 	return out.Flush()
 }
 
-// Answer returns the answer to one request line.
+// Answer returns the answer to one request line, with the request's id when it has one
+// (even when the rest of the request is wrong, so that the caller knows which failed).
 func Answer(line []byte) Response {
+	var head struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(line, &head) // a line that is not JSON has no id; the next call says why
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return errorResponse(requestError(err))
+		resp := errorResponse(requestError(err))
+		resp.ID = head.ID
+		return resp
 	}
-	resp, err := answer(req)
-	if err != nil {
-		return errorResponse(err)
-	}
-	return resp
+	return AnswerRequest(req)
 }
 
 // requestError says a request's decoding error in the protocol's terms: a field of the
@@ -92,8 +95,9 @@ func requestError(err error) error {
 func AnswerRequest(req Request) Response {
 	resp, err := answer(req)
 	if err != nil {
-		return errorResponse(err)
+		resp = errorResponse(err)
 	}
+	resp.ID = req.ID
 	return resp
 }
 

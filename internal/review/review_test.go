@@ -113,6 +113,7 @@ func serveVariant(variant string, r io.Reader, w io.Writer) error {
 			text := compact.BuildInstructionWith(compact.Instruction+briefer, extractor.OptionsOf(req))
 			resp.Text = &text
 		}
+		resp.ID = req.ID
 		b, err := json.Marshal(resp)
 		if err != nil {
 			return err

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz"
@@ -44,7 +43,7 @@ func TestReports(t *testing.T) {
 		{"every stage", pipeline.Options{Corpus: c, Extractors: extractor.Builtins(), DriftSeed: 1, DriftN: 5}},
 		{"no drift, no eval", pipeline.Options{Corpus: c, Extractors: extractor.Builtins(), SkipEval: true}},
 		{"fuzz", pipeline.Options{Corpus: c, Extractors: []*extractor.Extractor{seed}, SkipEval: true,
-			Fuzz: &fuzz.Options{Time: time.Millisecond, Seed: 1, Size: 256, Examples: 1, MinimizeBudget: 50}}},
+			Fuzz: &fuzz.Options{Batches: 1, Seed: 1, Size: 256, Examples: 1, MinimizeBudget: 50}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := pipeline.Run(context.Background(), tc.opt)
