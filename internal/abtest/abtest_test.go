@@ -164,8 +164,8 @@ func TestPromptEdits(t *testing.T) {
 			measure: MeasureLeakage, verdict: Worse, headline: Worse, passed: false, calls: 2,
 		},
 		{
-			name: "a rewording the model does not read changes nothing",
-			head: goSide("head", edit(t, "Your task is to create a detailed summary", "Your job is to write a thorough summary"), seedExtract),
+			name:    "a rewording the model does not read changes nothing",
+			head:    goSide("head", edit(t, "Your task is to create a detailed summary", "Your job is to write a thorough summary"), seedExtract),
 			measure: MeasureScore, verdict: NoDifference, headline: NoDifference, passed: true, calls: 2,
 		},
 		{
