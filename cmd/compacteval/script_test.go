@@ -55,6 +55,9 @@ func TestScripts(t *testing.T) {
 			"mask":  mask,
 			"head":  head,
 			"exits": exits,
+			// review_ab_script_test.go
+			"fakemodel":   fakemodel,
+			"seedvariant": seedvariant,
 		},
 	})
 }

@@ -123,8 +123,12 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 		}
 	}
 	if r.Verdict.N > 0 && r.Verdict.High < -opt.MinDelta {
-		r.Failures = append(r.Failures, fmt.Sprintf("the headline score fell: %+.3f, 95%% interval %+.3f to %+.3f, all of it below -%g (-min-delta)",
-			r.Verdict.Mean, r.Verdict.Low, r.Verdict.High, opt.MinDelta))
+		floor := "zero"
+		if opt.MinDelta > 0 {
+			floor = fmt.Sprintf("-%g (-min-delta)", opt.MinDelta)
+		}
+		r.Failures = append(r.Failures, fmt.Sprintf("the headline score fell: %s, 95%% interval %s to %s, all of it below %s",
+			signed(r.Verdict.Mean), signed(r.Verdict.Low), signed(r.Verdict.High), floor))
 	}
 	if len(r.HeadOnlyLost) > opt.AllowedHeadLost {
 		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d summaries that base kept (%d allowed)", len(r.HeadOnlyLost), opt.AllowedHeadLost))
