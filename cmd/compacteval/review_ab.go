@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net"
 	"net/url"
 	"os"
@@ -155,6 +156,9 @@ func runReviewAB(args []string, stdout, stderr io.Writer) int {
 	cfg, err := reviewConfig(f.config)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if r := cfg.Review; r.MinDelta < 0 || r.AllowedLostSummaries < 0 || math.IsNaN(r.MinDelta) {
+		return fail("%s: review.min_delta and review.allowed_lost_summaries must not be negative", cfg.File)
 	}
 	if !f.minDeltaSet {
 		f.minDelta = cfg.Review.MinDelta
