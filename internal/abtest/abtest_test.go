@@ -178,6 +178,9 @@ func TestPromptEdits(t *testing.T) {
 			f := newFixture(t)
 			r := f.run(t, base, tt.head, inputs, 3, false)
 			c := measure(r, tt.measure)
+			for _, m := range r.Measures {
+				t.Logf("%-18s %s %+.3f (%+.3f to %+.3f) n=%d", m.Measure, m.Verdict.Verdict, m.Mean, m.Low, m.High, m.N)
+			}
 			if c.Verdict.Verdict != tt.verdict {
 				t.Errorf("%s verdict = %s (mean %+.3f, %+.3f to %+.3f), want %s", tt.measure, c.Verdict.Verdict, c.Mean, c.Low, c.High, tt.verdict)
 			}
