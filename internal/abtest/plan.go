@@ -20,11 +20,6 @@ type Plan struct {
 	Jobs []record.Job
 }
 
-// job returns the job of a side, input and sample (1-based).
-func (p *Plan) job(side, input, sample int) *record.Job {
-	return &p.Jobs[(side*len(p.Inputs)+input)*p.Samples+sample-1]
-}
-
 // NewPlan returns the jobs of a run: t says whom to ask and how (its Prompt and Out are
 // set per side: a side's cases go below out/base or out/head). A case's id ends in the
 // first 8 hex digits of its request's cache key, so that an answer to another instruction
@@ -32,6 +27,9 @@ func (p *Plan) job(side, input, sample int) *record.Job {
 func NewPlan(t record.Target, sides [2]Side, inputs []Input, out string) (*Plan, error) {
 	if t.Samples < 1 {
 		return nil, fmt.Errorf("samples must be at least 1, not %d", t.Samples)
+	}
+	if len(inputs) == 0 {
+		return nil, fmt.Errorf("no input to compare the sides on")
 	}
 	p := &Plan{Sides: sides, Inputs: inputs, Samples: t.Samples}
 	cases := make([]*corpus.Case, len(inputs))

@@ -36,7 +36,7 @@ func (e *OutcomeError) Unwrap() error { return e.Err }
 // Score scores the outcomes of a plan's jobs (in job order) and compares the sides. A
 // failed outcome is an error (the first, in job order, with how many failed).
 func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
-	if len(outs) != len(p.Jobs) {
+	if len(outs) != len(p.Jobs) || len(outs) == 0 {
 		return nil, fmt.Errorf("%d outcomes for %d jobs", len(outs), len(p.Jobs))
 	}
 	var errs []error
