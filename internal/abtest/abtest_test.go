@@ -176,7 +176,7 @@ func TestPromptEdits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			r := f.run(t, base, tt.head, inputs, 3, false)
+			r := f.run(t, base, tt.head, inputs, 2, false)
 			c := measure(r, tt.measure)
 			for _, m := range r.Measures {
 				t.Logf("%-18s %s %+.3f (%+.3f to %+.3f) n=%d", m.Measure, m.Verdict.Verdict, m.Mean, m.Low, m.High, m.N)
@@ -196,7 +196,7 @@ func TestPromptEdits(t *testing.T) {
 			if r.Passed() != tt.passed {
 				t.Errorf("Passed() = %v (failures %q), want %v", r.Passed(), r.Failures, tt.passed)
 			}
-			if got, want := f.fake.Calls(), tt.calls*3*len(inputs); got != want {
+			if got, want := f.fake.Calls(), tt.calls*2*len(inputs); got != want {
 				t.Errorf("the fake answered %d calls, want %d", got, want)
 			}
 		})
