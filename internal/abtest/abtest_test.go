@@ -168,10 +168,6 @@ func TestPromptEdits(t *testing.T) {
 			head:    goSide("head", edit(t, "Your task is to create a detailed summary", "Your job is to write a thorough summary"), seedExtract),
 			measure: MeasureScore, verdict: NoDifference, headline: NoDifference, passed: true, calls: 2,
 		},
-		{
-			name: "an extractor without fallbacks loses summaries", head: goSide("head", compact.Instruction, strictExtract),
-			measure: MeasureLost, verdict: Worse, headline: Worse, passed: false, calls: 1,
-		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,7 +200,8 @@ func TestPromptEdits(t *testing.T) {
 }
 
 // TestLostSummaryFails checks that head losing summaries that base kept fails the run,
-// and that every lost summary is listed.
+// whatever the verdict on the scores (a few lost summaries in twenty samples need not move
+// the headline score's interval), and that every lost summary is listed and scores 0.
 func TestLostSummaryFails(t *testing.T) {
 	f := newFixture(t)
 	r := f.run(t, goSide("base", compact.Instruction, seedExtract), goSide("head", compact.Instruction, strictExtract), evalInputs(t), 2, false)
