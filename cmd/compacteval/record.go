@@ -100,33 +100,18 @@ type recordFlags struct {
 	timeout, maxWait                 time.Duration
 	prompt                           string
 	maxResponse, maxCase             int
+	// review is set for compacteval review's A/B run, which shares these flags.
+	review bool
 }
 
 func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, int) {
 	f := &recordFlags{}
 	fs := newFlags("record", recordUsage, stderr)
-	fs.StringVar(&f.provider, "provider", "", "API to call: anthropic or openai (any OpenAI-compatible server)")
-	fs.StringVar(&f.model, "model", "", "model name, as the server knows it (ollama list shows Ollama's)")
-	fs.StringVar(&f.baseURL, "base-url", "", "server base URL; empty for the provider's own API")
-	fs.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key (default ANTHROPIC_API_KEY or OPENAI_API_KEY)")
-	fs.BoolVar(&f.sendKey, "send-key-to-base-url", false, "send the API key to a -base-url that is not the provider's own host (never over plain http to another machine)")
-	fs.IntVar(&f.maxResponse, "max-response-bytes", record.DefaultMaxResponseBytes, "longest response body read from the provider, per request of a batch")
-	fs.IntVar(&f.maxCase, "max-case-bytes", record.DefaultMaxCaseBytes, "largest case file written")
+	f.registerCall(fs)
 	fs.IntVar(&f.samples, "n", 1, "answers to record per input")
-	fs.IntVar(&f.maxTokens, "max-tokens", compact.MaxTokens, "max_tokens of each call")
-	fs.StringVar(&f.temperature, "temperature", "", "sampling temperature; empty for the provider's default")
-	fs.StringVar(&f.reason, "reason", string(compact.ReasonThreshold), "what triggered the compaction, for the instruction: manual, threshold or overflow")
 	fs.StringVar(&f.prompt, "prompt", "seed", "the instruction sent: seed, module:FILE (its buildCompactionInstruction), cmd:COMMAND or text:FILE")
-	fs.StringVar(&f.tools, "tools", "declare", "tool calls in the conversation: declare (tool blocks, tools declared) or text (for models without tool support)")
 	fs.StringVar(&f.out, "out", "corpus/inbox", "cases root the new cases go below")
-	fs.StringVar(&f.cache, "cache", record.DefaultCacheDir, "replay cache and batch manifests")
-	fs.BoolVar(&f.offline, "offline", false, "never call a model: replay from -cache, fail on a miss")
-	fs.BoolVar(&f.batch, "batch", false, "submit the calls as one provider batch instead of calling now")
 	fs.StringVar(&f.collect, "collect", "", "collect the batch with this id and write its cases")
-	fs.DurationVar(&f.timeout, "timeout", record.DefaultRetry.Timeout, "time limit of each call")
-	fs.IntVar(&f.retries, "retries", record.DefaultRetry.Retries, "retries after a 429 or 5xx")
-	fs.DurationVar(&f.maxWait, "max-wait", record.DefaultRetry.MaxWait, "longest wait before a retry; a longer retry-after fails the call")
-	fs.IntVar(&f.parallel, "parallel", 1, "calls at once")
 	fs.BoolVar(&f.asJSON, "json", false, "print the cases and the variation report as one JSON document")
 	if code := parseFlags(fs, args); code >= 0 {
 		return nil, nil, code
@@ -138,10 +123,32 @@ func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, 
 	return f, fs.Args(), -1
 }
 
+// registerCall registers the flags that say how to call a model, which review's A/B run
+// shares with record.
+func (f *recordFlags) registerCall(fs *flag.FlagSet) {
+	fs.StringVar(&f.provider, "provider", "", "API to call: anthropic or openai (any OpenAI-compatible server)")
+	fs.StringVar(&f.model, "model", "", "model name, as the server knows it (ollama list shows Ollama's)")
+	fs.StringVar(&f.baseURL, "base-url", "", "server base URL; empty for the provider's own API")
+	fs.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key (default ANTHROPIC_API_KEY or OPENAI_API_KEY)")
+	fs.BoolVar(&f.sendKey, "send-key-to-base-url", false, "send the API key to a -base-url that is not the provider's own host (never over plain http to another machine)")
+	fs.IntVar(&f.maxResponse, "max-response-bytes", record.DefaultMaxResponseBytes, "longest response body read from the provider, per request of a batch")
+	fs.IntVar(&f.maxCase, "max-case-bytes", record.DefaultMaxCaseBytes, "largest case file written")
+	fs.IntVar(&f.maxTokens, "max-tokens", compact.MaxTokens, "max_tokens of each call")
+	fs.StringVar(&f.temperature, "temperature", "", "sampling temperature; empty for the provider's default")
+	fs.StringVar(&f.reason, "reason", string(compact.ReasonThreshold), "what triggered the compaction, for the instruction: manual, threshold or overflow")
+	fs.StringVar(&f.tools, "tools", "declare", "tool calls in the conversation: declare (tool blocks, tools declared) or text (for models without tool support)")
+	fs.StringVar(&f.cache, "cache", record.DefaultCacheDir, "replay cache and batch manifests")
+	fs.BoolVar(&f.offline, "offline", false, "never call a model: replay from -cache, fail on a miss")
+	fs.BoolVar(&f.batch, "batch", false, "submit the calls as one provider batch instead of calling now")
+	fs.DurationVar(&f.timeout, "timeout", record.DefaultRetry.Timeout, "time limit of each call")
+	fs.IntVar(&f.retries, "retries", record.DefaultRetry.Retries, "retries after a 429 or 5xx")
+	fs.DurationVar(&f.maxWait, "max-wait", record.DefaultRetry.MaxWait, "longest wait before a retry; a longer retry-after fails the call")
+	fs.IntVar(&f.parallel, "parallel", 1, "calls at once")
+}
+
 // check returns what is wrong with the flags, or "".
 func (f *recordFlags) check(fs *flag.FlagSet) string {
-	switch {
-	case f.collect != "":
+	if f.collect != "" {
 		if fs.NArg() > 0 || f.batch || f.offline {
 			return "-collect takes no CASE, -batch or -offline"
 		}
@@ -149,14 +156,22 @@ func (f *recordFlags) check(fs *flag.FlagSet) string {
 			return "-max-response-bytes and -max-case-bytes must be positive"
 		}
 		return ""
+	}
+	return f.checkCall(fs.NArg() == 0, "no CASE to record (a case file or a folder of cases)")
+}
+
+// checkCall returns what is wrong with the flags of a call, or "": noInput, when set, is
+// reported after the provider and the model, as missing.
+func (f *recordFlags) checkCall(noInput bool, missing string) string {
+	switch {
 	case f.provider != record.Anthropic && f.provider != record.OpenAI:
-		return fmt.Sprintf("-provider is %q, want anthropic or openai (run compacteval record -h)", f.provider)
+		return fmt.Sprintf("-provider is %q, want anthropic or openai (run compacteval %s -h)", f.provider, f.command())
 	case f.model == "":
 		return "-model is required"
-	case fs.NArg() == 0:
-		return "no CASE to record (a case file or a folder of cases)"
+	case noInput:
+		return missing
 	case f.samples < 1 || f.maxTokens < 1 || f.parallel < 1 || f.retries < 0 || f.timeout <= 0:
-		return "-n, -max-tokens, -parallel and -timeout must be positive, -retries not negative"
+		return fmt.Sprintf("%s, -max-tokens, -parallel and -timeout must be positive, -retries not negative", f.samplesFlag())
 	case f.maxResponse < 1 || f.maxCase < 1:
 		return "-max-response-bytes and -max-case-bytes must be positive"
 	case f.batch && f.offline:
@@ -173,6 +188,21 @@ func (f *recordFlags) check(fs *flag.FlagSet) string {
 		return err.Error()
 	}
 	return ""
+}
+
+// command and samplesFlag name the command the flags are for and its samples flag.
+func (f *recordFlags) command() string {
+	if f.review {
+		return "review"
+	}
+	return "record"
+}
+
+func (f *recordFlags) samplesFlag() string {
+	if f.review {
+		return "-samples"
+	}
+	return "-n"
 }
 
 func (f *recordFlags) params() (record.Params, error) {
@@ -271,7 +301,7 @@ func (f *recordFlags) recorder(provider, baseURL, key, env string, stderr io.Wri
 	retry := record.DefaultRetry
 	retry.Retries, retry.Timeout, retry.MaxWait = f.retries, f.timeout, f.maxWait
 	retry.Notify = func(attempt int, wait time.Duration, err error) {
-		fmt.Fprintf(stderr, "compacteval record: %v; retry %d in %v\n", err, attempt, wait)
+		fmt.Fprintf(stderr, "compacteval %s: %v; retry %d in %v\n", f.command(), err, attempt, wait)
 	}
 	rec := &record.Recorder{Retry: retry, Cache: &record.Cache{Dir: f.cache}, Offline: f.offline, Parallel: f.parallel, MaxCaseBytes: f.maxCase}
 	if f.offline {
@@ -287,8 +317,8 @@ func (f *recordFlags) recorder(provider, baseURL, key, env string, stderr io.Wri
 			return nil, false, fmt.Errorf("%s: %w", env, err)
 		}
 		if !sent {
-			fmt.Fprintf(stderr, "compacteval record: %s is not sent to %s, which is not %s (-send-key-to-base-url sends it)\n",
-				env, record.EndpointText(baseURL), record.OwnHost(provider))
+			fmt.Fprintf(stderr, "compacteval %s: %s is not sent to %s, which is not %s (-send-key-to-base-url sends it)\n",
+				f.command(), env, record.EndpointText(baseURL), record.OwnHost(provider))
 		}
 	}
 	p, err := record.New(record.Config{

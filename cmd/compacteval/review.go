@@ -53,6 +53,10 @@ Prints Markdown for a pull-request comment; -markdown and -html also write it to
 (schema_version) instead. Progress goes to stderr: each build and each side's stages, with
 their elapsed time (as run's).
 
+With -provider, review runs the A/B review instead: a model answers both sides' prompts on
+sessions and eval cases, and eval scores what it writes (compacteval review -provider
+openai -h shows its flags; docs/review-ab.md).
+
 Exit codes: 0 nothing regressed; 1 a case moved away from intended (more cases than the
 gate config's allowed_drop.intended_cases for that extractor, 0 by default), or a drift
 or eval score fell further than its allowed_drop (-config, default gate.yaml when it
@@ -67,6 +71,9 @@ Examples:
 `
 
 func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if reviewAB(args) {
+		return runReviewAB(args, stdout, stderr) // with a model in the loop: review_ab.go
+	}
 	fs := newFlags("review", reviewUsage, stderr)
 	var base, head review.Spec
 	fs.StringVar(&base.Rev, "base", "", "base `REV`ision of this git repository")

@@ -57,6 +57,9 @@ func TestScripts(t *testing.T) {
 			"head":    head,
 			"exits":   exits,
 			"noprocs": noprocs,
+			// review_ab_script_test.go
+			"fakemodel":   fakemodel,
+			"seedvariant": seedvariant,
 		},
 	})
 }

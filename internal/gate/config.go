@@ -33,6 +33,8 @@ type Config struct {
 	// Problems is "fail" (a run with a golden mismatch or an unlisted deviation fails) or
 	// "pass" (they are reported only).
 	Problems string `yaml:"problems"`
+	// Review sets when compacteval review's A/B run with a model fails (docs/review-ab.md).
+	Review ReviewGate `yaml:"review"`
 
 	// AllowCorpusChange compares two reports whose corpus (its digest) or drift parameters
 	// differ; without it Check refuses them. Not part of gate.yaml: a flag of the command.
@@ -42,6 +44,14 @@ type Config struct {
 	// Empty is true when File sets nothing at all (every default applies): the command
 	// says so.
 	Empty bool `yaml:"-"`
+}
+
+// ReviewGate is the review: section: the headline score may fall by MinDelta (the run
+// fails when its whole 95% interval lies below -MinDelta), and head may lose
+// AllowedLostSummaries summaries that base kept.
+type ReviewGate struct {
+	MinDelta             float64 `yaml:"min_delta"`
+	AllowedLostSummaries int     `yaml:"allowed_lost_summaries"`
 }
 
 // Drops are the allowed drops of the metrics the gate checks.

@@ -138,6 +138,29 @@ func (r *Recorder) Submit(ctx context.Context, t Target, jobs []Job) (*Manifest,
 // returns the batch's status and, once the batch has ended, an outcome per manifest item.
 // Collecting again is safe: existing case files are left alone.
 func (r *Recorder) Collect(ctx context.Context, m *Manifest) (string, []Outcome, error) {
+	t := Target{Provider: m.Provider, Model: m.Model, Params: m.Params, Reason: compact.Reason(m.Reason),
+		Out: m.Out, Endpoint: m.Endpoint, Secrets: r.Secrets}
+	return r.collect(ctx, m, t.manifestJob)
+}
+
+// CollectJobs is Collect for a caller that rebuilds the jobs itself (compacteval review,
+// whose instructions are not the seed's): each manifest item is matched to the job of
+// jobs with its cache key. An item with no such job fails.
+func (r *Recorder) CollectJobs(ctx context.Context, m *Manifest, jobs []Job) (string, []Outcome, error) {
+	byKey := map[string]*Job{}
+	for i := range jobs {
+		byKey[jobs[i].Request.Key()] = &jobs[i]
+	}
+	return r.collect(ctx, m, func(it ManifestItem) (*Job, error) {
+		j, ok := byKey[it.Key]
+		if !ok {
+			return nil, fmt.Errorf("%s: no input of this run sends the request the batch holds (key %.12s)", it.ID, it.Key)
+		}
+		return j, nil
+	})
+}
+
+func (r *Recorder) collect(ctx context.Context, m *Manifest, jobOf func(ManifestItem) (*Job, error)) (string, []Outcome, error) {
 	var res *BatchResults
 	ctx = withAnswers(ctx, len(m.Items))
 	err := r.Retry.Do(ctx, func(ctx context.Context) error {
@@ -151,11 +174,9 @@ func (r *Recorder) Collect(ctx context.Context, m *Manifest) (string, []Outcome,
 	if !res.Done {
 		return res.Status, nil, nil
 	}
-	t := Target{Provider: m.Provider, Model: m.Model, Params: m.Params, Reason: compact.Reason(m.Reason),
-		Out: m.Out, Endpoint: m.Endpoint, Secrets: r.Secrets}
 	var out []Outcome
 	for _, it := range m.Items {
-		job, err := t.manifestJob(it)
+		job, err := jobOf(it)
 		if err != nil {
 			out = append(out, Outcome{Job: &Job{Recording: Recording{ID: it.ID}}, Status: StatusFailed, Err: err})
 			continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/atomicfile"
 	"github.com/compacteval/compacteval/internal/record/recordtest"
@@ -124,5 +125,36 @@ func TestCollectRefusesAChangedSource(t *testing.T) {
 func TestReadManifestMissing(t *testing.T) {
 	if _, err := ReadManifest(t.TempDir(), "msgbatch_404"); err == nil || !strings.Contains(err.Error(), "msgbatch_404") {
 		t.Errorf("ReadManifest(missing) = %v, want an error naming the batch", err)
+	}
+}
+
+// TestCollectJobs checks that a caller with its own instructions (compacteval review)
+// collects a batch by matching items to its jobs by key, where Collect, which rebuilds
+// the seed's requests from the sources, could not.
+func TestCollectJobs(t *testing.T) {
+	s := newSetup(t, OpenAI, "m1", 2)
+	s.srv.Script("m1", recordtest.Reply{Text: wellFormed})
+	s.target.Prompt = func(o compact.Options) (string, error) { return "SUMMARIZE " + string(o.Reason), nil }
+	jobs := s.jobs(t)
+	m, _, err := s.rec.Submit(context.Background(), s.target, jobs)
+	if err != nil || m == nil {
+		t.Fatalf("Submit() = %v, %v; want a manifest", m, err)
+	}
+	if _, outs, err := s.rec.Collect(context.Background(), m); err != nil || outs[0].Err == nil {
+		t.Fatalf("Collect() of a batch with another instruction = %v; want its items to fail their key check", err)
+	}
+	_, outs, err := s.rec.CollectJobs(context.Background(), m, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{StatusRecorded, StatusRecorded}, statuses(outs)); diff != "" {
+		t.Fatalf("CollectJobs() statuses mismatch (-want +got):\n%s", diff)
+	}
+	if got, want := outs[0].Case.Origin.InstructionSHA256, jobs[0].Request.InstructionSHA256(); got != want {
+		t.Errorf("the collected case's instruction_sha256 = %s, want %s (the instruction sent)", got, want)
+	}
+	_, outs, err = s.rec.CollectJobs(context.Background(), m, jobs[1:])
+	if err != nil || outs[0].Err == nil || !strings.Contains(outs[0].Err.Error(), "no input of this run") {
+		t.Errorf("CollectJobs() without the first job: %v, %+v; want its item to fail naming it", err, outs)
 	}
 }

@@ -1,0 +1,384 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/abtest"
+	"github.com/compacteval/compacteval/internal/atomicfile"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/record"
+)
+
+const reviewABUsage = `Usage: compacteval review -base-file A -head-file B -provider anthropic|openai -model NAME
+         -sessions PATH... [-samples N] [-base-url URL] [-offline] [-batch] [-collect ID]
+         [-max-cost USD] [-price IN,OUT] [-min-delta D] [-config gate.yaml]
+         [-out DIR] [-cache DIR] [-json] [-markdown FILE] [-html FILE]
+
+Measures what a change to the compaction prompt does to what a model writes: the A/B
+review, chosen by -provider. Every compaction point of the -sessions (pi sessions, Claude
+Code transcripts, folders of them) and every eval case with a conversation (corpus
+folders or case files) is one input: the conversation before the cut and the kept tail.
+Each side builds its own instruction (its module's buildCompactionInstruction, kept-tail
+note and all; an instruction text is framed as the seed frames its own), the model answers
+it -samples times, the side's own extractor (a text's: the seed's) takes out the summary,
+and eval scores it against the same conversation and tail. A summary not found scores 0.
+
+Per input, head's mean over samples minus base's, of the headline score, coverage,
+boundary coverage, tail leakage and summaries lost; over inputs, the mean difference with
+a bootstrap 95% interval (fixed seed) and a verdict: better, worse, or no difference this
+run can detect, with the smallest difference it would detect. Inputs with the same
+conversation count once.
+
+The Markdown (stdout, -markdown) and the HTML (-html) open with the verdict, then the
+inputs that moved most (base's summary beside head's, with the facts each missed), then
+the table of every measure; -json prints the document with every sample instead.
+
+Calls go through record's machinery (compacteval record -h: keys, redaction, bounds,
+retries): answers are cached in -cache under the model, parameters, messages, instruction
+and sample, so a rerun calls nothing and -offline (CI) fails on a miss, naming it. Each
+answer is written as a case below -out/base or -out/head, origin recorded (model, date,
+the instruction's SHA-256), to keep as a corpus. -batch submits the calls as one provider
+batch and prints its id; the same command with -collect ID then collects it and reviews.
+
+Cost: before the run, the calls still to make and their tokens (estimated: 4 bytes a token
+in, 2000 tokens an answer out) and cost are printed on stderr; after it, the tokens the
+provider counted and their cost are in the review. Prices per million tokens come from
+-price IN,OUT, or a table of some hosted models, or are 0 for a server on this machine.
+-max-cost stops a run that would cost more before its first call.
+
+Exit codes: 0 the review passes; 1 head's headline score interval lies wholly below
+-min-delta's negative (default 0, or review.min_delta of the gate config), or head lost
+more summaries that base kept than review.allowed_lost_summaries (0); also 1 when a batch
+is still running; 2 usage or operational error (a call that failed, an offline cache
+miss, a run over -max-cost).
+
+Examples:
+  compacteval review -base-file old/compaction.ts -head-file src/compaction.ts \
+      -provider openai -model qwen2.5:7b -base-url http://localhost:11434/v1 -samples 3 \
+      -sessions ~/.pi/agent/sessions -sessions corpus/cases/eval
+  compacteval review -offline -base-file old/compaction.ts -head-file src/compaction.ts \
+      -provider openai -model qwen2.5:7b -samples 3 -sessions corpus/cases/eval
+  ANTHROPIC_API_KEY=... compacteval review -base-file a.ts -head-file b.ts \
+      -provider anthropic -model claude-haiku-4-5 -max-cost 2 -sessions corpus/cases/eval
+`
+
+// reviewAB reports whether review's arguments ask for the A/B run: they name a provider.
+func reviewAB(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && (name == "provider" || name == "sessions" || name == "samples") {
+			return true
+		}
+	}
+	return false
+}
+
+// abFlags are the flags of the A/B run besides record's.
+type abFlags struct {
+	record.Target
+	call                 recordFlags
+	baseFile, headFile   string
+	sessions             extractor.Values
+	maxCost, minDelta    float64
+	price, config        string
+	asJSON               bool
+	mdPath, htmlPath     string
+	collect              string
+	keepTokens, window   int
+	minDeltaSet, costSet bool
+}
+
+func runReviewAB(args []string, stdout, stderr io.Writer) int {
+	f := &abFlags{}
+	f.call.review = true
+	fs := newFlags("review", reviewABUsage, stderr)
+	f.call.registerCall(fs)
+	fs.StringVar(&f.baseFile, "base-file", "", "base module or instruction text `FILE`")
+	fs.StringVar(&f.headFile, "head-file", "", "head module or instruction text `FILE`")
+	fs.Var(&f.sessions, "sessions", "a session file, a folder of them, a corpus folder or case file (may repeat)")
+	fs.IntVar(&f.call.samples, "samples", 1, "answers per input and side")
+	fs.StringVar(&f.call.out, "out", ".compacteval/review", "cases root the answers go below (base/ and head/)")
+	fs.Float64Var(&f.maxCost, "max-cost", 0, "stop before the first call when the calls to make would cost more (US dollars; 0: no limit)")
+	fs.StringVar(&f.price, "price", "", "dollars per million tokens `IN,OUT` (default: the table, or 0 for a local server)")
+	fs.Float64Var(&f.minDelta, "min-delta", 0, "the fall of the headline score tolerated (default: the gate config's review.min_delta, else 0)")
+	fs.StringVar(&f.config, "config", "", "gate config with a review: section (default: gate.yaml if it exists)")
+	fs.StringVar(&f.collect, "collect", "", "collect the batch with this `ID` (submitted by the same command with -batch) and review")
+	fs.IntVar(&f.keepTokens, "keep-tokens", eval.DefaultKeepTokens, "pi's keepRecentTokens, for a compaction whose kept tail is not recorded")
+	fs.IntVar(&f.window, "window", 0, "messages before the cut that are the work in progress (0: eval's default)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the document (every sample) as JSON and nothing else")
+	fs.StringVar(&f.mdPath, "markdown", "", "also write the Markdown review to `FILE`")
+	fs.StringVar(&f.htmlPath, "html", "", "also write the HTML review to `FILE`")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	fs.Visit(func(fl *flag.Flag) {
+		f.minDeltaSet = f.minDeltaSet || fl.Name == "min-delta"
+		f.costSet = f.costSet || fl.Name == "max-cost"
+	})
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "compacteval review: "+format+"\n", a...)
+		return exitError
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fail("unexpected argument %q", fs.Arg(0))
+	case f.baseFile == "" || f.headFile == "":
+		return fail("the A/B review (-provider) needs -base-file and -head-file")
+	case f.maxCost < 0 || f.minDelta < 0 || f.keepTokens < 1 || f.window < 0:
+		return fail("-max-cost and -min-delta must not be negative, -keep-tokens must be positive, -window not negative")
+	case f.collect != "" && (f.batch() || f.call.offline):
+		return fail("-collect takes no -batch or -offline")
+	}
+	if msg := f.call.checkCall(len(f.sessions) == 0, "no -sessions: give session files, folders of them or corpus folders"); msg != "" {
+		return fail("%s", msg)
+	}
+	cfg, err := reviewConfig(f.config)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if r := cfg.Review; r.MinDelta < 0 || r.AllowedLostSummaries < 0 || math.IsNaN(r.MinDelta) {
+		return fail("%s: review.min_delta and review.allowed_lost_summaries must not be negative", cfg.File)
+	}
+	if !f.minDeltaSet {
+		f.minDelta = cfg.Review.MinDelta
+	}
+	price, err := f.pricing()
+	if err != nil {
+		return fail("%v", err)
+	}
+
+	inputs, err := abInputs(f.sessions, f.keepTokens, stderr)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var sides [2]abtest.Side
+	for i, file := range []string{f.baseFile, f.headFile} {
+		s, closer, err := openABSide([]string{"base", "head"}[i], file)
+		if err != nil {
+			return fail("%v", err)
+		}
+		defer closer()
+		sides[i] = s
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	params, _ := f.call.params()
+	key, env := f.call.apiKey(f.call.provider)
+	secrets := recordSecrets(key, f.call.baseURL)
+	out, errOut := newRedactWriter(stdout, secrets), newRedactWriter(stderr, secrets)
+	defer out.Flush()
+	defer errOut.Flush()
+	stdout, stderr = out, errOut
+	target := record.Target{
+		Provider: f.call.provider, Model: f.call.model, Params: params, Reason: compact.Reason(f.call.reason),
+		Samples: f.call.samples, Endpoint: f.call.baseURL, Secrets: secrets,
+	}
+	plan, err := abtest.NewPlan(target, sides, inputs, f.call.out)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cache := &record.Cache{Dir: f.call.cache}
+	est := plan.Estimate(cache, f.call.maxTokens)
+	for s, name := range []string{"base", "head"} {
+		fmt.Fprintf(stderr, "compacteval review: %s: %d calls to make (%d answered already), ~%d tokens in, ~%d out, %s\n",
+			name, est.Calls[s], est.Answered[s], est.TokensIn[s], est.TokensOut[s], costText(price, est.TokensIn[s], est.TokensOut[s]))
+	}
+	calls := est.Calls[0] + est.Calls[1]
+	if f.costSet && f.maxCost > 0 && calls > 0 && f.collect == "" {
+		if price == nil {
+			return fail("-max-cost: no price known for %s: give -price IN,OUT", f.call.model)
+		}
+		total := price.Cost(est.TokensIn[0]+est.TokensIn[1], est.TokensOut[0]+est.TokensOut[1])
+		if total > f.maxCost {
+			return fail("the %d calls to make would cost about $%.4f, over -max-cost $%.4f: nothing was called", calls, total, f.maxCost)
+		}
+	}
+
+	rec, sent, err := f.call.recorder(f.call.provider, f.call.baseURL, key, env, stderr)
+	if err != nil {
+		return fail("%v", err)
+	}
+	rec.Secrets = secrets
+	hint := recordHint{provider: f.call.provider, model: f.call.model, baseURL: f.call.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.call.cache}
+	var outs []record.Outcome
+	switch {
+	case f.batch():
+		m, _, err := rec.Submit(ctx, target, plan.Jobs)
+		if err != nil {
+			return fail("%s", hint.explain(err))
+		}
+		if m != nil {
+			fmt.Fprintf(stderr, "compacteval review: submitted batch %s with %s; when it has ended, run the same command with -collect %s instead of -batch\n",
+				m.ID, plural(len(m.Items), "request"), m.ID)
+			fmt.Fprintln(stdout, m.ID)
+			return exitOK
+		}
+		fmt.Fprintln(stderr, "compacteval review: nothing to submit: every answer is written or cached")
+		outs = rec.Run(ctx, plan.Jobs)
+	case f.collect != "":
+		m, err := record.ReadManifest(f.call.cache, f.collect)
+		if err != nil {
+			return fail("%v", err)
+		}
+		status, done, err := rec.CollectJobs(ctx, m, plan.Jobs)
+		if err != nil {
+			return fail("%s", hint.explain(err))
+		}
+		if done == nil {
+			fmt.Fprintf(stderr, "compacteval review: batch %s is %s; collect it again later\n", m.ID, status)
+			return exitProblem
+		}
+		for _, o := range done {
+			if o.Err != nil {
+				return fail("batch %s: %s failed: %s", m.ID, o.Job.ID, hint.explain(o.Err))
+			}
+		}
+		rec.Offline = true // every answer is now in a case or the cache
+		outs = rec.Run(ctx, plan.Jobs)
+	default:
+		outs = rec.Run(ctx, plan.Jobs)
+	}
+	made := 0
+	for _, o := range outs {
+		if o.Status == record.StatusRecorded {
+			made++
+		}
+	}
+	fmt.Fprintf(stderr, "compacteval review: %d calls made, %d answers replayed or read from their cases\n", made, len(outs)-made)
+	for _, o := range outs {
+		if o.Err != nil && !errors.Is(o.Err, record.ErrSkipped) {
+			fmt.Fprintf(stderr, "compacteval review: %s failed: %s\n", o.Job.ID, hint.explain(o.Err))
+		}
+	}
+	r, err := abtest.Score(plan, outs, abtest.Options{
+		Provider: f.call.provider, Model: f.call.model, MinDelta: f.minDelta,
+		AllowedHeadLost: cfg.Review.AllowedLostSummaries, Price: price,
+		Eval: eval.Options{BoundaryWindow: f.window, KeepTokens: f.keepTokens},
+	})
+	if err != nil {
+		return fail("%v", err)
+	}
+	return writeAB(r, f, stdout, stderr)
+}
+
+func (f *abFlags) batch() bool { return f.call.batch }
+
+// pricing returns the price per million tokens: -price, the table, 0 for a server on this
+// machine; nil when none is known.
+func (f *abFlags) pricing() (*abtest.Price, error) {
+	if f.price != "" {
+		p, err := abtest.ParsePrice(f.price)
+		return &p, err
+	}
+	p, _ := abtest.LookupPrice(f.call.model, loopback(f.call.baseURL))
+	return p, nil
+}
+
+// loopback reports whether a base URL names this machine.
+func loopback(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil || base == "" {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
+}
+
+func costText(p *abtest.Price, in, out int) string {
+	if p == nil {
+		return "cost unknown (-price)"
+	}
+	return fmt.Sprintf("~$%.4f", p.Cost(in, out))
+}
+
+// writeAB writes the review and returns the exit code.
+func writeAB(r *abtest.Result, f *abFlags, stdout, stderr io.Writer) int {
+	var md bytes.Buffer
+	if err := abtest.Markdown(&md, r); err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
+	}
+	if f.mdPath != "" {
+		if err := atomicfile.Write(f.mdPath, md.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+			return exitError
+		}
+	}
+	if f.htmlPath != "" {
+		page, err := abtest.HTML(r)
+		if err == nil {
+			err = atomicfile.Write(f.htmlPath, page, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+			return exitError
+		}
+	}
+	if f.asJSON {
+		if code := writeJSON(stdout, stderr, r); code != exitOK {
+			return code
+		}
+	} else if _, err := stdout.Write(md.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(stderr, "compacteval review: %s\n", r.Headline())
+	if !r.Passed() {
+		fmt.Fprintf(stderr, "compacteval review: fails: %s\n", strings.Join(r.Failures, "; "))
+		return exitProblem
+	}
+	return exitOK
+}
+
+// openABSide opens a side: a module (its instruction builder and extractor) or an
+// instruction text (framed as the seed frames its own, extracted by the seed's extractor).
+func openABSide(name, file string) (abtest.Side, func(), error) {
+	var im *extractor.Impl
+	var err error
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".ts", ".mts", ".cts", ".mjs", ".js", ".cjs":
+		im, err = extractor.OpenModule(file, extractor.OpenOptions{})
+	default:
+		im, err = extractor.OpenText(file)
+	}
+	if err != nil {
+		return abtest.Side{}, func() {}, fmt.Errorf("-%s-file: %w", name, err)
+	}
+	ex := extractor.Builtins()[0]
+	if len(im.Profiles) > 0 {
+		ex = extractor.Remote(im, "", name)
+	}
+	side := abtest.Side{
+		Name: name, Desc: im.Desc, Prompt: im.Prompt,
+		Extract: func(texts []string) ([]compact.Extraction, error) {
+			out, err := ex.ExtractAll(texts)
+			if err == nil {
+				err = ex.Err()
+			}
+			return out, err
+		},
+	}
+	return side, func() { im.Close() }, nil
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/abtest"
+)
+
+// abInputs reads every -sessions value: pi sessions and Claude Code transcripts (a file,
+// or the .jsonl files below a folder), corpus case files and folders (their cases with a
+// conversation). Inputs that repeat a conversation count once.
+func abInputs(paths []string, keepTokens int, stderr io.Writer) ([]abtest.Input, error) {
+	var all []abtest.Input
+	for _, path := range paths {
+		info, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		var sessions []string
+		corpusToo := !info.IsDir() && !strings.EqualFold(filepath.Ext(path), ".jsonl")
+		if info.IsDir() {
+			err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				switch strings.ToLower(filepath.Ext(p)) {
+				case ".jsonl":
+					sessions = append(sessions, p)
+				case ".yaml", ".yml":
+					corpusToo = true
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		} else if !corpusToo {
+			sessions = []string{path}
+		}
+		slices.Sort(sessions)
+		for _, s := range sessions {
+			ins, err := sessionInputs(s, keepTokens, stderr)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, ins...)
+		}
+		if corpusToo {
+			cases, problems, err := loadCorpus(path)
+			if err != nil {
+				return nil, err
+			}
+			if len(problems) > 0 {
+				return nil, fmt.Errorf("%d corpus problems in %s (compacteval corpus lint):\n%v", len(problems), path, problems)
+			}
+			for _, c := range cases {
+				if in, ok := eval.FromCase(c); ok {
+					all = append(all, abtest.Input{Case: c, Eval: in})
+				}
+			}
+		}
+	}
+	kept, dropped := abtest.Dedupe(all)
+	if len(dropped) > 0 {
+		fmt.Fprintf(stderr, "compacteval review: %s with the conversation of an earlier input counted once\n", plural(len(dropped), "input"))
+	}
+	if len(kept) == 0 {
+		return nil, errors.New("no input: no compaction in the sessions, no case with a conversation")
+	}
+	return kept, nil
+}
+
+// sessionInputs returns an input per compaction of a session file. The previous
+// compaction's summary, which the model had in context, leads the conversation sent.
+func sessionInputs(path string, keepTokens int, stderr io.Writer) ([]abtest.Input, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	format, ok := eval.DetectFormat(data)
+	if !ok {
+		return nil, fmt.Errorf("%s: neither a pi session nor a Claude Code transcript", path)
+	}
+	read := eval.ReadPiSession
+	if format == eval.FormatClaudeCode {
+		read = eval.ReadClaudeCode
+	}
+	ins, st, err := read(bytes.NewReader(data), path)
+	if err != nil {
+		return nil, err
+	}
+	reportSource(stderr, eval.Source{Path: path, Stats: &st})
+	var out []abtest.Input
+	for i, in := range ins {
+		if in.Cut < 0 {
+			in.Cut = eval.Boundary(in.Conversation, keepTokens)
+		}
+		in.Summary, in.Response = nil, ""
+		conv := in.Conversation
+		if in.PreviousSummary != "" {
+			conv = append([]corpus.Message{{Role: corpus.RoleUser, Text: compact.ContinuationSummary(in.PreviousSummary, "")}}, conv...)
+		}
+		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		c := &corpus.Case{
+			ID: "eval/" + corpus.Slug(fmt.Sprintf("%s-compaction-%d", name, i+1)), File: path, Categories: []string{"eval"},
+			Conversation: conv, KeptTail: len(in.Conversation) - in.Cut,
+		}
+		out = append(out, abtest.Input{Case: c, Eval: in})
+	}
+	return out, nil
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compacteval/compacteval/corpus"
+)
+
+func TestReviewAB(t *testing.T) {
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{args: []string{"-base-file", "a.ts", "-head-file", "b.ts"}, want: false},
+		{args: []string{"-base-file", "a.ts", "-provider", "openai"}, want: true},
+		{args: []string{"--provider=anthropic"}, want: true},
+		{args: []string{"-sessions", "x"}, want: true},
+		{args: []string{"-base", "HEAD", "--", "-provider"}, want: false},
+		{args: []string{"-base-file", "-provider.ts"}, want: false},
+	}
+	for _, tt := range tests {
+		if got := reviewAB(tt.args); got != tt.want {
+			t.Errorf("reviewAB(%q) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestLoopback(t *testing.T) {
+	for base, want := range map[string]bool{
+		"http://localhost:11434/v1": true, "http://127.0.0.1:8080/v1": true, "http://[::1]:8000/v1": true,
+		"https://api.openai.com/v1": false, "": false, "http://10.0.0.2:11434/v1": false,
+	} {
+		if got := loopback(base); got != want {
+			t.Errorf("loopback(%q) = %v, want %v", base, got, want)
+		}
+	}
+}
+
+// TestSessionInputs reads a pi session with two compactions: one input each, the second
+// sent with the first's summary leading its conversation, and scored against the
+// conversation the reader gives.
+func TestSessionInputs(t *testing.T) {
+	var log strings.Builder
+	ins, err := sessionInputs(filepath.Join(repoRoot, "eval", "testdata", "pi", "v2.jsonl"), 20000, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ins) != 2 {
+		t.Fatalf("sessionInputs() = %d inputs, want 2 (one per compaction)", len(ins))
+	}
+	second := ins[1]
+	if second.Eval.PreviousSummary == "" {
+		t.Fatalf("the second compaction has no previous summary")
+	}
+	sent, scored := second.Case.Conversation, second.Eval.Conversation
+	if len(sent) != len(scored)+1 || sent[0].Role != corpus.RoleUser || !strings.Contains(sent[0].Text, second.Eval.PreviousSummary) {
+		t.Errorf("the conversation sent has %d messages (first %q), want the %d scored after the previous summary", len(sent), sent[0].Text, len(scored))
+	}
+	if got, want := second.Case.KeptTail, len(scored)-second.Eval.Cut; got != want {
+		t.Errorf("kept tail = %d, want %d (the messages from the cut)", got, want)
+	}
+	if !strings.HasPrefix(second.Case.ID, "eval/v2-compaction-2") {
+		t.Errorf("id = %q, want eval/v2-compaction-2", second.Case.ID)
+	}
+}
+
+func TestReviewABConfig(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, config, want string
+	}{
+		{name: "a misspelled key is named with its line", config: "version: 1\nreview:\n  min_detla: 0.1\n", want: "gate.yaml:3: unknown key min_detla"},
+		{name: "a negative allowance is refused", config: "version: 1\nreview:\n  min_delta: -0.1\n", want: "review.min_delta and review.allowed_lost_summaries must not be negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "gate.yaml")
+			if err := os.WriteFile(path, []byte(tt.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr strings.Builder
+			code := runReviewAB([]string{"-base-file", "a.ts", "-head-file", "b.ts", "-provider", "openai", "-model", "m",
+				"-sessions", dir, "-config", path}, &stdout, &stderr)
+			if code != exitError || !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("runReviewAB() = %d, %q; want 2 and %q", code, stderr.String(), tt.want)
+			}
+		})
+	}
+	cfg, err := reviewConfig(writeFile(t, dir, "ok.yaml", "version: 1\nreview:\n  min_delta: 0.02\n  allowed_lost_summaries: 1\n"))
+	if err != nil || cfg.Review.MinDelta != 0.02 || cfg.Review.AllowedLostSummaries != 1 {
+		t.Errorf("reviewConfig() = %+v, %v; want min_delta 0.02 and 1 allowed lost summary", cfg.Review, err)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

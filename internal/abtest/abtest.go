@@ -1,0 +1,169 @@
+// Package abtest compares two versions of the compaction prompt by what a model writes
+// with each: compacteval review with a model in the loop.
+//
+// Every input (a compaction point of a session, or an eval case with a conversation) is
+// sent to the model once per side and sample, each side with its own instruction (its
+// module's buildCompactionInstruction, kept-tail note included); each side's extractor takes
+// the summary out of its answers and eval scores both against the same conversation and
+// kept tail. Per input, the paired difference of each measure is head's mean over samples
+// minus base's; over inputs, the mean difference has a bootstrap 95% interval (a fixed
+// seed, so the same answers give the same document) and a verdict.
+//
+// The calls go through internal/record: the replay cache (keyed by model, parameters,
+// messages and instruction), -offline, batches, and the answers written as cases with
+// their origin recorded.
+package abtest
+
+import (
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/eval"
+)
+
+// SchemaVersion is the version of the Result JSON document.
+const SchemaVersion = 1
+
+// Side is one version of the prompt and the extractor.
+type Side struct {
+	// Name is base or head; Desc says what it is (the module file).
+	Name string
+	Desc string
+	// Prompt builds the instruction sent after the conversation.
+	Prompt func(compact.Options) (string, error)
+	// Extract takes the summaries out of answers, in order.
+	Extract func(texts []string) ([]compact.Extraction, error)
+}
+
+// Input is one conversation both sides summarize.
+type Input struct {
+	// Case holds what is sent: its conversation, kept tail and id (its first category
+	// names the folder the recorded cases go to).
+	Case *corpus.Case
+	// Eval is what is scored against: the same conversation, the cut, probes and a
+	// previous summary. Its Response and Summary are set per answer.
+	Eval eval.Input
+}
+
+// Measures, in the order the tables show them.
+const (
+	MeasureScore    = "score"
+	MeasureCoverage = "coverage"
+	MeasureBoundary = "boundary_coverage"
+	MeasureLeakage  = "tail_leakage"
+	MeasureLost     = "summary_lost"
+)
+
+// Measures lists every measure.
+var Measures = []string{MeasureScore, MeasureCoverage, MeasureBoundary, MeasureLeakage, MeasureLost}
+
+// lowerIsBetter reports whether a fall of the measure is an improvement.
+func lowerIsBetter(m string) bool { return m == MeasureLeakage || m == MeasureLost }
+
+// Verdicts.
+const (
+	Better       = "better"
+	Worse        = "worse"
+	NoDifference = "no difference"
+)
+
+// Result is the A/B document. Lists are never nil.
+type Result struct {
+	SchemaVersion int    `json:"schema_version"`
+	Provider      string `json:"provider"`
+	Model         string `json:"model"`
+	Samples       int    `json:"samples"`
+	// Base and Head describe the sides.
+	Base SideInfo `json:"base"`
+	Head SideInfo `json:"head"`
+	// Verdict is the headline score's verdict; MinDelta the fall the run tolerates.
+	Verdict  Verdict `json:"verdict"`
+	MinDelta float64 `json:"min_delta"`
+	// Measures holds every measure's comparison, in Measures order.
+	Measures []Comparison `json:"measures"`
+	// Inputs holds every input with every sample of both sides.
+	Inputs []InputResult `json:"inputs"`
+	// Lost lists the samples whose summary the extractor did not find, base then head;
+	// HeadOnlyLost those head lost and base, on the same input and sample, kept.
+	Lost         []Lost `json:"lost"`
+	HeadOnlyLost []Lost `json:"head_only_lost"`
+	// AllowedHeadLost is how many of HeadOnlyLost the run tolerates.
+	AllowedHeadLost int `json:"allowed_head_lost"`
+	// Failures say why the run fails; empty when it passes.
+	Failures []string `json:"failures"`
+}
+
+// Passed reports whether the run found nothing that fails it.
+func (r *Result) Passed() bool { return len(r.Failures) == 0 }
+
+// SideInfo is one side's description and what its calls used.
+type SideInfo struct {
+	Desc string `json:"desc"`
+	// Calls is the number of answers; TokensIn and TokensOut what the provider counted
+	// for them (recorded in the cases, so a replay reports the same); Cost what they cost
+	// at the price given, nil when no price is known.
+	Calls     int      `json:"calls"`
+	TokensIn  int      `json:"tokens_in"`
+	TokensOut int      `json:"tokens_out"`
+	Cost      *float64 `json:"cost_usd"`
+}
+
+// Verdict is a measure's verdict with its uncertainty.
+type Verdict struct {
+	Measure string `json:"measure"`
+	// Verdict is better, worse or no difference (this run cannot tell one).
+	Verdict string `json:"verdict"`
+	// Mean is the mean paired difference, head minus base; Low and High its bootstrap 95%
+	// interval. N is the number of inputs paired.
+	Mean float64 `json:"mean"`
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+	N    int     `json:"n"`
+	// Detectable is the smallest difference this run would detect (95% interval, 80%
+	// power) at this number of inputs and samples; nil with fewer than two inputs.
+	Detectable *float64 `json:"detectable"`
+}
+
+// Comparison is one measure: both sides' means and the verdict on their difference.
+type Comparison struct {
+	Verdict
+	Base *float64 `json:"base"`
+	Head *float64 `json:"head"`
+}
+
+// InputResult is one input: every sample of both sides and the paired differences.
+type InputResult struct {
+	ID     string         `json:"id"`
+	Source string         `json:"source,omitempty"`
+	Base   []SampleResult `json:"base"`
+	Head   []SampleResult `json:"head"`
+	// Delta is head's mean minus base's per measure; a measure with nothing to count on a
+	// side has none.
+	Delta map[string]float64 `json:"delta"`
+}
+
+// SampleResult is one answer of one side, scored.
+type SampleResult struct {
+	Sample int `json:"sample"`
+	// Case is the id of the recorded case that holds the answer.
+	Case string `json:"case"`
+	// InstructionSHA256 is the hash of the instruction sent.
+	InstructionSHA256 string `json:"instruction_sha256"`
+	Found             bool   `json:"summary_found"`
+	Summary           string `json:"summary"`
+	// Values holds the measures; one with nothing to count is absent. A lost summary
+	// scores 0.
+	Values map[string]float64 `json:"values"`
+	// Missed and Leaked are the facts eval found missing and re-told.
+	Missed    []string `json:"missed"`
+	Leaked    []string `json:"leaked"`
+	TokensIn  int      `json:"tokens_in"`
+	TokensOut int      `json:"tokens_out"`
+}
+
+// Lost is a sample whose summary was not found.
+type Lost struct {
+	Side   string `json:"side"`
+	Input  string `json:"input"`
+	Sample int    `json:"sample"`
+	Case   string `json:"case"`
+}

@@ -1,0 +1,59 @@
+package abtest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Price is what a million tokens cost, in US dollars.
+type Price struct {
+	In  float64 `json:"in"`
+	Out float64 `json:"out"`
+}
+
+// Cost returns the cost of tokens in and out.
+func (p Price) Cost(in, out int) float64 {
+	return round4((float64(in)*p.In + float64(out)*p.Out) / 1e6)
+}
+
+// PricesChecked is the day Prices was last checked against the providers' price pages.
+const PricesChecked = "2025-10-15"
+
+// Prices are the list prices of some models per million tokens, standard (not batch)
+// rates; a batch costs half at both providers, which estimates do not count. A model
+// not listed needs -price.
+var Prices = map[string]Price{
+	"claude-haiku-4-5":  {In: 1, Out: 5},
+	"claude-sonnet-4-5": {In: 3, Out: 15},
+	"claude-opus-4-1":   {In: 15, Out: 75},
+	"gpt-4o":            {In: 2.5, Out: 10},
+	"gpt-4o-mini":       {In: 0.15, Out: 0.6},
+	"gpt-4.1":           {In: 2, Out: 8},
+	"gpt-4.1-mini":      {In: 0.4, Out: 1.6},
+	"gpt-4.1-nano":      {In: 0.1, Out: 0.4},
+}
+
+// ParsePrice reads a -price value: IN,OUT, dollars per million tokens in and out.
+func ParsePrice(s string) (Price, error) {
+	a, b, ok := strings.Cut(s, ",")
+	in, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	out, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if !ok || err1 != nil || err2 != nil || in < 0 || out < 0 {
+		return Price{}, fmt.Errorf("-price %q: want IN,OUT, dollars per million tokens in and out (such as 1,5)", s)
+	}
+	return Price{In: in, Out: out}, nil
+}
+
+// LookupPrice returns the price of a model: its entry in Prices, else nothing. A model on
+// the local machine (local true) costs nothing.
+func LookupPrice(model string, local bool) (*Price, bool) {
+	if local {
+		return &Price{}, true
+	}
+	p, ok := Prices[model]
+	if !ok {
+		return nil, false
+	}
+	return &p, true
+}

@@ -1,0 +1,215 @@
+package abtest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/record"
+)
+
+// Options tune Score.
+type Options struct {
+	Provider, Model string
+	// Eval tunes eval.Score (its Extractor is not used: each side extracts).
+	Eval eval.Options
+	// MinDelta is the fall of the headline score the run tolerates: it fails when the
+	// whole interval lies below -MinDelta.
+	MinDelta float64
+	// AllowedHeadLost is how many summaries head may lose that base kept.
+	AllowedHeadLost int
+	// Price is the cost of a million tokens in and out, nil when unknown.
+	Price *Price
+}
+
+// OutcomeError is a call of the plan that gave no answer.
+type OutcomeError struct {
+	Side, Case string
+	Err        error
+}
+
+func (e *OutcomeError) Error() string { return fmt.Sprintf("%s: %s: %v", e.Side, e.Case, e.Err) }
+func (e *OutcomeError) Unwrap() error { return e.Err }
+
+// Score scores the outcomes of a plan's jobs (in job order) and compares the sides. A
+// failed outcome is an error (the first, in job order, with how many failed).
+func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
+	if len(outs) != len(p.Jobs) || len(outs) == 0 {
+		return nil, fmt.Errorf("%d outcomes for %d jobs", len(outs), len(p.Jobs))
+	}
+	var errs []error
+	texts := make([]string, len(outs))
+	for i, o := range outs {
+		switch {
+		case o.Err != nil:
+			errs = append(errs, &OutcomeError{Side: p.Sides[i/(len(outs)/2)].Name, Case: p.Jobs[i].ID, Err: o.Err})
+		case o.Response != nil:
+			texts[i] = o.Response.Text
+		case o.Case != nil:
+			texts[i] = o.Case.Response
+		default:
+			errs = append(errs, &OutcomeError{Side: p.Sides[i/(len(outs)/2)].Name, Case: p.Jobs[i].ID, Err: errors.New("the case file does not read")})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%d of %d calls gave no answer; the first: %w", len(errs), len(outs), errs[0])
+	}
+	r := &Result{
+		SchemaVersion: SchemaVersion, Provider: opt.Provider, Model: opt.Model, Samples: p.Samples,
+		Base: SideInfo{Desc: p.Sides[0].Desc}, Head: SideInfo{Desc: p.Sides[1].Desc},
+		MinDelta: opt.MinDelta, AllowedHeadLost: opt.AllowedHeadLost,
+		Lost: []Lost{}, HeadOnlyLost: []Lost{}, Failures: []string{},
+	}
+	half := len(outs) / 2
+	var extractions [2][]extracted
+	for s := range 2 {
+		exs, err := p.Sides[s].Extract(texts[s*half : (s+1)*half])
+		if err != nil {
+			return nil, fmt.Errorf("%s extractor: %w", p.Sides[s].Name, err)
+		}
+		for _, e := range exs {
+			extractions[s] = append(extractions[s], extracted{found: e.OK && e.Summary != "", summary: e.Summary})
+		}
+	}
+	infos := [2]*SideInfo{&r.Base, &r.Head}
+	for i, in := range p.Inputs {
+		ir := InputResult{ID: in.Eval.ID, Source: in.Eval.Source, Base: []SampleResult{}, Head: []SampleResult{}}
+		for s := range 2 {
+			for n := 1; n <= p.Samples; n++ {
+				k := (s*len(p.Inputs)+i)*p.Samples + n - 1
+				sr := scoreSample(in.Eval, texts[k], extractions[s][k-s*half], opt.Eval)
+				sr.Sample, sr.Case = n, p.Jobs[k].ID
+				sr.InstructionSHA256 = p.Jobs[k].Request.InstructionSHA256()
+				sr.TokensIn, sr.TokensOut = usage(outs[k])
+				infos[s].Calls++
+				infos[s].TokensIn += sr.TokensIn
+				infos[s].TokensOut += sr.TokensOut
+				if s == 0 {
+					ir.Base = append(ir.Base, sr)
+				} else {
+					ir.Head = append(ir.Head, sr)
+				}
+				if !sr.Found {
+					r.Lost = append(r.Lost, Lost{Side: p.Sides[s].Name, Input: ir.ID, Sample: n, Case: sr.Case})
+				}
+			}
+		}
+		for n := range p.Samples {
+			if ir.Base[n].Found && !ir.Head[n].Found {
+				r.HeadOnlyLost = append(r.HeadOnlyLost, Lost{Side: p.Sides[1].Name, Input: ir.ID, Sample: n + 1, Case: ir.Head[n].Case})
+			}
+		}
+		ir.Delta = map[string]float64{}
+		for _, m := range Measures {
+			b, okb := mean(ir.Base, m)
+			h, okh := mean(ir.Head, m)
+			if okb && okh {
+				ir.Delta[m] = h - b
+			}
+		}
+		r.Inputs = append(r.Inputs, ir)
+	}
+	sort.SliceStable(r.Lost, func(a, b int) bool { return r.Lost[a].Side == "base" && r.Lost[b].Side != "base" })
+	for _, m := range Measures {
+		r.Measures = append(r.Measures, compare(r.Inputs, m))
+	}
+	r.Verdict = r.Measures[0].Verdict
+	if opt.Price != nil {
+		for _, info := range infos {
+			c := opt.Price.Cost(info.TokensIn, info.TokensOut)
+			info.Cost = &c
+		}
+	}
+	if r.Verdict.N > 0 && r.Verdict.High < -opt.MinDelta {
+		floor := "zero"
+		if opt.MinDelta > 0 {
+			floor = fmt.Sprintf("-%g (-min-delta)", opt.MinDelta)
+		}
+		r.Failures = append(r.Failures, fmt.Sprintf("the headline score fell: %s, 95%% interval %s to %s, all of it below %s",
+			signed(r.Verdict.Mean), signed(r.Verdict.Low), signed(r.Verdict.High), floor))
+	}
+	if len(r.HeadOnlyLost) > opt.AllowedHeadLost {
+		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d summaries that base kept (%d allowed)", len(r.HeadOnlyLost), opt.AllowedHeadLost))
+	}
+	return r, nil
+}
+
+type extracted struct {
+	found   bool
+	summary string
+}
+
+// scoreSample scores one answer against the input.
+func scoreSample(in eval.Input, text string, e extracted, opt eval.Options) SampleResult {
+	in.Response = text
+	summary := ""
+	if e.found {
+		summary = e.summary
+	}
+	in.Summary = &summary
+	res := eval.Score(in, opt)
+	sr := SampleResult{Found: e.found, Summary: summary, Values: map[string]float64{}, Missed: facts(res.Missed), Leaked: facts(res.Leaked)}
+	lost := 0.0
+	if !e.found {
+		lost = 1
+	}
+	sr.Values[MeasureLost] = lost
+	for m, s := range map[string]eval.Share{MeasureCoverage: res.Coverage, MeasureBoundary: res.BoundaryCoverage, MeasureLeakage: res.TailLeakage} {
+		if v, ok := s.Value(); ok {
+			sr.Values[m] = v
+		}
+	}
+	switch {
+	case !e.found:
+		sr.Values[MeasureScore] = 0
+	case res.Score != nil:
+		sr.Values[MeasureScore] = *res.Score
+	}
+	return sr
+}
+
+func facts(fs []eval.Fact) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Kind + ": " + f.Text
+	}
+	return out
+}
+
+// usage returns the tokens in and out the provider counted for an answer, from the
+// response or, for an answer already written, from its case.
+func usage(o record.Outcome) (in, out int) {
+	var u map[string]int
+	switch {
+	case o.Response != nil:
+		u = o.Response.Usage
+	case o.Case != nil:
+		u = o.Case.Origin.Usage
+	}
+	resp := record.Response{Usage: u}
+	in, _ = resp.PromptTokens()
+	out = u["completion_tokens"] + u["output_tokens"]
+	return in, out
+}
+
+// mean returns the mean of a measure over samples that have it.
+func mean(samples []SampleResult, m string) (float64, bool) {
+	sum, n := 0.0, 0
+	for _, s := range samples {
+		if v, ok := s.Values[m]; ok {
+			sum += v
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

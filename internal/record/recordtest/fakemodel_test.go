@@ -1,0 +1,155 @@
+package recordtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+const fakeInstruction = `Summarize.
+
+Your summary should include the following sections:
+
+1. Primary Request and Intent: the user's requests
+8. Current Work: what was being worked on
+
+<example>
+<summary>
+1. Primary Request and Intent:
+2. Key Technical Concepts:
+8. Current Work:
+</summary>
+</example>`
+
+var fakeConversation = []fakeMsg{
+	{Role: "user", Text: "Fix the flaky export in billing/export.py please"},
+	{Role: "assistant", Text: "I will read it.\n$ pytest tests/test_export.py"},
+	{Role: "tool", Text: "E   KeyError: 'tenant_id'\nFAILED tests/test_export.py::test_stream"},
+	{Role: "assistant", Text: "The row builder reads tenant_id before the join; fixing _build_row."},
+	{Role: "user", Text: "Now also add streamExport to the CLI"},
+	{Role: "assistant", Text: "Adding streamExport in cli/main.py"},
+}
+
+func TestFakeFollowsTheInstruction(t *testing.T) {
+	tests := []struct {
+		name, instruction string
+		// want must be in the answer, not must not.
+		want, not []string
+	}{
+		{
+			name:        "only the listed sections, not the example's",
+			instruction: fakeInstruction,
+			want:        []string{"1. Primary Request and Intent:\n   Fix the flaky export", "8. Current Work:\n"},
+			not:         []string{"2. Key Technical Concepts"},
+		},
+		{
+			name:        "without a tail note the last messages are told",
+			instruction: fakeInstruction,
+			want:        []string{"streamExport", "cli/main.py"},
+		},
+		{
+			name:        "with a tail note the last two messages are not",
+			instruction: "Only the earlier part: the final 2 messages stay in context verbatim after the summary. Do not summarize them.\n" + fakeInstruction,
+			want:        []string{"_build_row", "I read 6 messages and summarize 4 of them."},
+			not:         []string{"streamExport", "cli/main.py"},
+		},
+		{
+			name:        "no headings: one free summary",
+			instruction: "Summarize the conversation.",
+			want:        []string{"Summary of the conversation:\n- the user asked: Fix the flaky export"},
+			not:         []string{"1. "},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &FakeModel{}
+			got := f.summarize(fakeConversation, tt.instruction)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the answer lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("the answer holds %q:\n%s", n, got)
+				}
+			}
+			if !strings.HasPrefix(got, "<analysis>\n") || !strings.HasSuffix(got, "\n</summary>\n") {
+				t.Errorf("an unbroken answer is not <analysis> then <summary>:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestFakeIsDeterministic checks that the same request gives the same answers in the
+// same order, and that an instruction differing only in what the fake does not read gets
+// the same answers.
+func TestFakeIsDeterministic(t *testing.T) {
+	a, b := &FakeModel{BreakRate: 0.5}, &FakeModel{BreakRate: 0.5}
+	reworded := strings.Replace(fakeInstruction, "Summarize.", "Write a summary.", 1)
+	for i := range 20 {
+		x, y := a.summarize(fakeConversation, fakeInstruction), b.summarize(fakeConversation, reworded)
+		if x != y {
+			t.Fatalf("call %d: the answers to a reworded instruction differ:\n%s\n---\n%s", i, x, y)
+		}
+	}
+}
+
+// TestFakeBreaksTags counts broken answers over many calls: about BreakRate of them, of
+// both kinds.
+func TestFakeBreaksTags(t *testing.T) {
+	f := &FakeModel{BreakRate: 0.25}
+	inline, open, n := 0, 0, 400
+	for range n {
+		got := f.summarize(fakeConversation, fakeInstruction)
+		switch {
+		case strings.Contains(got, "<summary>1. "):
+			inline++
+		case !strings.Contains(got, "</summary>"):
+			open++
+		}
+	}
+	if broken := inline + open; broken < 70 || broken > 130 || inline == 0 || open == 0 {
+		t.Errorf("%d of %d answers broken (%d inline, %d unclosed), want about 100 of both kinds", broken, n, inline, open)
+	}
+	if f.Calls() != n {
+		t.Errorf("Calls() = %d, want %d", f.Calls(), n)
+	}
+}
+
+// TestFakeServes checks the HTTP side: OpenAI's chat completions with tool calls, and
+// Anthropic's messages with content blocks.
+func TestFakeServes(t *testing.T) {
+	f := &FakeModel{}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	for _, tc := range []struct {
+		path, body, want string
+	}{
+		{
+			path: "/v1/chat/completions",
+			body: `{"model":"m","messages":[{"role":"user","content":"Fix cmd/run.go"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"go test ./cmd\"}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"},{"role":"user","content":"` + "8. Current Work: now" + `"}]}`,
+			want: "ran go test ./cmd",
+		},
+		{
+			path: "/v1/messages",
+			body: `{"model":"m","max_tokens":10,"messages":[{"role":"user","content":[{"type":"text","text":"Fix cmd/run.go"}]},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"bash","input":{"command":"go vet ./cmd"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},{"role":"user","content":"8. Current Work: now"}]}`,
+			want: "ran go vet ./cmd",
+		},
+	} {
+		res, err := http.Post(srv.URL+tc.path, "application/json", bytes.NewBufferString(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]any
+		json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		text, _ := json.Marshal(body)
+		if res.StatusCode != 200 || !strings.Contains(string(text), tc.want) {
+			t.Errorf("POST %s = %d %s, want 200 and %q", tc.path, res.StatusCode, text, tc.want)
+		}
+	}
+}
