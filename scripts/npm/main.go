@@ -26,10 +26,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -69,7 +70,7 @@ func write(dist, out string, stdout io.Writer) error {
 	}
 	version := ""
 	deps := map[string]string{}
-	for _, name := range sortedKeys(sums) {
+	for _, name := range slices.Sorted(maps.Keys(sums)) {
 		m := archiveName.FindStringSubmatch(name)
 		if m == nil {
 			return fmt.Errorf("%s: %s is no release archive's name", filepath.Join(dist, "SHA256SUMS"), name)
@@ -232,13 +233,4 @@ func extract(data []byte, kind, name string) ([]byte, error) {
 			return io.ReadAll(tr)
 		}
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
