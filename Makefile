@@ -3,8 +3,10 @@ GO ?= go
 N ?= 2000000
 FUZZTIME ?= 30s
 OUT ?= reports/latest
+# The release's version: the tag at HEAD (make dist VERSION=v0.3.0 to name another).
+VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
 
-.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift peers
+.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift peers dist npm
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -50,3 +52,9 @@ golden: ## rewrite the corpus goldens (read the diff before committing)
 
 peers: ## hold the claude-code profiles to the formatters Claude Code's npm packages ship, under Node (needs the npm registry)
 	$(GO) run ./scripts/peers
+
+dist: ## cross-build the release archives and SHA256SUMS into dist/ (VERSION=vX.Y.Z, default the tag at HEAD)
+	$(GO) run ./scripts/dist -version "$(VERSION)" -out dist
+
+npm: dist ## the npm packages of the CLI (a launcher and one per platform) from dist/ into dist/npm/
+	$(GO) run ./scripts/npm -dist dist -out dist/npm

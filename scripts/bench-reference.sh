@@ -2,11 +2,11 @@
 # Measures the Go port, a naive Go regexp port, and the reference under Node on the same
 # inputs, in one run, and prints the README's Markdown table. The reference gets CAP seconds
 # per input (default 20); where it is cut off the table says so.
-# Usage: scripts/bench-reference.sh [CAP_SECONDS]
+# Usage: scripts/bench-reference.sh [CAP_SECONDS]   (COMPACT_REFERENCE_DIR: default ../shared/reference)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cap=${1:-20}
-ref=../shared/reference
+ref=${COMPACT_REFERENCE_DIR:-../shared/reference}   # the reference module's folder
 [ -f "$ref/compaction.mjs" ] || { echo "bench-reference: $ref/compaction.mjs not found" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

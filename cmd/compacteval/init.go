@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -66,10 +65,14 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval init: the gate.yaml template: %v\n", err) // a broken build
 		return exitError
 	}
-	flow, err := workflowText(in, *baseline, *config)
+	version := buildinfo.Read()
+	flow, err := workflowText(in, *baseline, *config, version)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval init: %v\n", err)
 		return exitError
+	}
+	if !version.IsRelease() {
+		fmt.Fprintf(stderr, "compacteval init: a development build (%s) pins the workflow's action to %s: replace it with a release tag\n", version.Version(), placeholder)
 	}
 	// The run comes first: a run that fails or finds problems writes nothing, so that a
 	// second init after the fix starts from the same empty folder.
@@ -141,30 +144,47 @@ func createFile(path string, data []byte, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// placeholder stands for the release in a workflow that a development build wrote: it is
+// no tag, so the workflow fails at once, naming it, rather than running another version.
+const placeholder = "vX.Y.Z"
+
 // workflowText fills the workflow template with the run's flags (plain replacement: the
-// workflow's own ${{ }} expressions stay as they are).
-func workflowText(in inputs, baseline, config string) ([]byte, error) {
-	var args []string
-	for _, e := range in.extractors {
-		args = append(args, "-extractor "+shellQuote(e))
+// workflow's own ${{ }} expressions stay as they are). version pins the action; a
+// version that is no release (a development build) writes the placeholder and a note.
+func workflowText(in inputs, baseline, config string, version buildinfo.Info) ([]byte, error) {
+	for _, v := range append(append([]string{}, in.extractors...), in.corpora...) {
+		if strings.ContainsAny(v, "\r\n") || strings.TrimSpace(v) != v {
+			return nil, fmt.Errorf("%q cannot be a line of the workflow: no line breaks, no leading or trailing spaces", v)
+		}
 	}
-	for _, c := range in.corpora {
-		args = append(args, "-corpus "+shellQuote(c))
+	tag, note := version.Module, ""
+	if !version.IsRelease() {
+		tag = placeholder
+		note = "# NOTE: a development build of compacteval (" + version.Version() + ") wrote this workflow:\n" +
+			"# replace " + placeholder + " below with a release tag before committing it.\n"
 	}
-	version := buildinfo.Read().Module
-	if version == "" || version == "(devel)" || version == "(unknown)" {
-		version = "latest"
+	corpora := in.corpora
+	if len(corpora) == 0 {
+		corpora = []string{"embedded"}
 	}
-	out := strings.NewReplacer("{{.Version}}", version, "{{.Args}}", strings.Join(args, " "), "{{.Baseline}}", baseline, "{{.Config}}", config).Replace(workflowTemplate)
-	return bytes.ReplaceAll([]byte(out), []byte("run  -out"), []byte("run -out")), nil
+	lines := func(values []string) string {
+		var b strings.Builder
+		for _, v := range values {
+			b.WriteString("            " + v + "\n")
+		}
+		return b.String()
+	}
+	return []byte(strings.NewReplacer("{{.Version}}", tag, "{{.Note}}", note,
+		"{{.Extractors}}", lines(in.extractors), "{{.Corpora}}", lines(corpora),
+		"{{.Baseline}}", yamlScalar(baseline), "{{.Config}}", yamlScalar(config)).Replace(workflowTemplate)), nil
 }
 
-// shellQuote quotes s for sh when it holds anything but safe characters.
-func shellQuote(s string) string {
+// yamlScalar quotes s for a YAML value when it holds anything but safe characters.
+func yamlScalar(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@+,", r))
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./", r))
 	}) < 0 {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/compacteval/compacteval/internal/buildinfo"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/reap"
 )
@@ -124,9 +123,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return exitOK
 	case "version", "-version", "--version":
-		in := buildinfo.Read()
-		fmt.Fprintf(stdout, "compacteval %s (%s)\n", buildinfo.Version(), in.Go)
-		return exitOK
+		return runVersion(stdout)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

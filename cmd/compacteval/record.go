@@ -21,11 +21,13 @@ import (
 const recordUsage = `Usage: compacteval record -provider anthropic|openai -model NAME [flags] CASE...
        compacteval record -collect ID [-cache DIR] [-json]
 
-Sends the conversation of each CASE (a case file, or a folder: its cases with a
-conversation) followed by the compaction instruction to a real model, as the agent does
-(with the kept-tail note where the case keeps a tail, max_tokens 32000 unless -max-tokens),
-and writes each answer as a new case with origin recorded: model, provider, date, SHA-256
-of the instruction, parameters, stop reason, truncation and token usage.
+Sends the conversation of each CASE followed by the compaction instruction to a real
+model, as the agent does (with the kept-tail note where the case keeps a tail, max_tokens
+32000 unless -max-tokens), and writes each answer as a new case with origin recorded:
+model, provider, date, SHA-256 of the instruction, parameters, stop reason, truncation and
+token usage. A CASE is a case file, a folder (its cases with a conversation), or a
+category or case of the corpus inside the binary: embedded/eval,
+embedded/eval/gok8s-operator-reconcile-hot-loop-complete.
 
 -provider openai covers every OpenAI-compatible server, so small local models served by
 Ollama, llama.cpp or vLLM are recorded the same way (-base-url http://localhost:11434/v1
@@ -80,11 +82,11 @@ offline cache miss, failed batch item).
 Examples:
   ollama pull qwen2.5:0.5b
   compacteval record -provider openai -base-url http://localhost:11434/v1 \
-      -model qwen2.5:0.5b -n 3 corpus/cases/eval
+      -model qwen2.5:0.5b -n 3 embedded/eval
   ANTHROPIC_API_KEY=... compacteval record -provider anthropic -model claude-haiku-4-5 \
-      corpus/cases/eval/gok8s-operator-reconcile-hot-loop-complete.yaml
-  compacteval record -offline -provider openai -model qwen2.5:0.5b -n 3 corpus/cases/eval
-  compacteval record -provider anthropic -model claude-haiku-4-5 -n 5 -batch corpus/cases/eval
+      embedded/eval/gok8s-operator-reconcile-hot-loop-complete
+  compacteval record -offline -provider openai -model qwen2.5:0.5b -n 3 embedded/eval
+  compacteval record -provider anthropic -model claude-haiku-4-5 -n 5 -batch tests/my-cases
   compacteval record -collect msgbatch_01HkcTjaV5uDC8jWR4ZsDV8d
 `
 

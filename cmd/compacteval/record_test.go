@@ -308,3 +308,57 @@ func TestRecordUserPrompt(t *testing.T) {
 		t.Errorf("record with a missing prompt module = %d, %q; want 2", code, stderr)
 	}
 }
+
+// TestRecordEmbeddedCase: a user without this repository's corpus/cases names a case of
+// the corpus inside the binary, as record's usage shows.
+func TestRecordEmbeddedCase(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	srv := recordtest.NewServer(t)
+	srv.Script("m", recordtest.Reply{Text: recordAnswer})
+	dirs, out := recordDirs(t)
+	const id = "eval/gok8s-operator-reconcile-hot-loop-complete"
+	args := append([]string{"record", "-provider", "openai", "-base-url", srv.OpenAIURL(), "-model", "m"}, dirs...)
+	code, stdout, stderr := runCLI(t, "", append(args, "embedded/"+id)...)
+	if code != exitOK || !strings.Contains(stdout, id+"-openai-m-1 recorded stop") {
+		t.Fatalf("record embedded/%s = %d, want 0 and the case recorded\nstdout:\n%s\nstderr:\n%s", id, code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, id+"-openai-m-1.yaml")); err != nil {
+		t.Errorf("record wrote no case: %v", err)
+	}
+}
+
+// TestLoadCorpusEmbeddedPart: embedded/CATEGORY and embedded/ID name part of the corpus
+// inside the binary; a name that matches nothing is an error saying where to look.
+func TestLoadCorpusEmbeddedPart(t *testing.T) {
+	all, _, err := loadCorpus(corpus.EmbeddedLabel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evalCases := 0
+	for _, c := range all {
+		if strings.HasPrefix(c.ID, "eval/") {
+			evalCases++
+		}
+	}
+	for _, tc := range []struct {
+		arg  string
+		want int
+	}{
+		{arg: "embedded/eval", want: evalCases},
+		{arg: "embedded/eval/", want: evalCases},
+		{arg: "embedded/eval/gok8s-operator-reconcile-hot-loop-complete", want: 1},
+		{arg: "embedded/eval/gok8s-operator-reconcile-hot-loop-complete.yaml", want: 1},
+		{arg: "embedded/ev", want: 0},
+	} {
+		cases, _, err := loadCorpus(tc.arg)
+		if len(cases) != tc.want {
+			t.Errorf("loadCorpus(%q) = %d cases, want %d", tc.arg, len(cases), tc.want)
+		}
+		if (tc.want == 0) != (err != nil) {
+			t.Errorf("loadCorpus(%q) error = %v", tc.arg, err)
+		}
+	}
+	if evalCases < 10 {
+		t.Errorf("the embedded corpus has %d eval cases, want the 30 of corpus/cases/eval", evalCases)
+	}
+}
