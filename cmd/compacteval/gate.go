@@ -90,7 +90,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		outputs = append(outputs, struct {
 			path string
 			kind outfile.Kind
-		}{*baselinePath, outfile.Report})
+		}{*baselinePath, outfile.Baseline})
 	}
 	for _, o := range outputs {
 		if o.path == "" {
@@ -211,7 +211,7 @@ func blessBaseline(run *report.Report, runPath, path string, stdout, stderr io.W
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
-	if err := outfile.Write(path, data, outfile.Report); err != nil {
+	if err := outfile.Write(path, data, outfile.Baseline); err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}

@@ -3,7 +3,9 @@
 // (-baseline gate.yaml, -junit src/main.go) never replaces a user's file.
 //
 // A symbolic link is written through: the file it names is replaced and the link stays.
-// The folder of an output file must exist; no output flag creates folders silently.
+// The folder of an output file must exist; no output flag creates folders silently, but
+// for the baseline that gate -bless creates (.compacteval/baseline.json in a new
+// repository, as init makes it).
 package outfile
 
 import (
@@ -27,6 +29,8 @@ type Kind struct {
 	Own func(head []byte) bool
 	// Whole gives Own the whole file.
 	Whole bool
+	// MakeFolder makes the file's missing folders when it is written.
+	MakeFolder bool
 }
 
 // Head is how many bytes of a file Own sees (a report's whole JSON is read for Report).
@@ -36,6 +40,8 @@ const Head = 4096
 var (
 	// Report is a report.json or a baseline: a JSON object with schema_version.
 	Report = Kind{Name: "a compacteval report (JSON with schema_version)", Own: isReport, Whole: true}
+	// Baseline is a report that gate -bless keeps: its folder is made when missing.
+	Baseline = Kind{Name: Report.Name, Own: isReport, Whole: true, MakeFolder: true}
 	// Markdown is report.md, gate.md or a review: its first line is a compacteval heading.
 	Markdown = Kind{Name: "compacteval Markdown (a first line \"# compacteval ...\")", Own: isMarkdown}
 	// HTML is report.html or a review page: its title names compacteval.
@@ -80,7 +86,9 @@ func Check(path string, k Kind) (string, error) {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		dir := filepath.Dir(path)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		if st, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) && k.MakeFolder {
+			return path, nil
+		} else if err != nil || !st.IsDir() {
 			return "", fmt.Errorf("write %s: folder %s does not exist (an output never creates folders)", path, dir)
 		}
 		return path, nil
@@ -132,6 +140,11 @@ func Write(path string, data []byte, k Kind) error {
 	target, err := Check(path, k)
 	if err != nil {
 		return err
+	}
+	if k.MakeFolder {
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
 	}
 	return atomicfile.Write(target, data, 0o644)
 }
