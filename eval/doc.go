@@ -55,6 +55,12 @@
 //     commands that only look around (cd, ls, cat, grep, ...) are not facts. At most 8
 //     per message.
 //   - url: a scheme://... token, keyed without the scheme, www., fragment and trailing /.
+//   - tool-id: an identifier a tool handed out: a tool call argument named id, ..._id or
+//     shellId (and the like) whose value is one token of 4 to 64 characters with a digit
+//     (b2f8b9, shell_42; not a to-do list's "1"); a commit hash, 7 to 40 hexadecimal
+//     digits with a digit and a letter, keyed by its first 7 (not 1234567, not deadbeef);
+//     an issue or pull request number, # and 2 to 6 digits (#482; not "#1"). A summary
+//     holds it where the key starts a word and, but for a hash's prefix, ends one.
 //   - request: each user message with at least one content word (four or more letters,
 //     not a stop word, lightly stemmed), keyed by up to 40 of them.
 //   - probe: a hand-written corpus probe, attached to its message.
