@@ -55,6 +55,12 @@
 //     commands that only look around (cd, ls, cat, grep, ...) are not facts. At most 8
 //     per message.
 //   - url: a scheme://... token, keyed without the scheme, www., fragment and trailing /.
+//   - tool-id: an identifier a tool handed out: a tool call argument named id, ..._id or
+//     shellId (and the like) whose value is one token of 4 to 64 characters with a digit
+//     (b2f8b9, shell_42; not a to-do list's "1"); a commit hash, 7 to 40 hexadecimal
+//     digits with a digit and a letter, keyed by its first 7 (not 1234567, not deadbeef);
+//     an issue or pull request number, # and 2 to 6 digits (#482; not "#1"). A summary
+//     holds it where the key starts a word and, but for a hash's prefix, ends one.
 //   - request: each user message with at least one content word (four or more letters,
 //     not a stop word, lightly stemmed), keyed by up to 40 of them.
 //   - probe: a hand-written corpus probe, attached to its message.
@@ -137,7 +143,14 @@
 // coverage is the share of the facts of the summarized messages (before the cut) the
 // summary holds. boundary_coverage is the share of the facts said in the window (the last
 // Options.BoundaryWindow messages before the cut) that the summary's recent part holds (see
-// Formats). Reading only that part is deliberate: a good summary repeats recent facts in
+// Formats). A window that holds fewer than MinWindowFacts (4) facts, such as the last
+// messages of a session polling a background job, grows back one message at a time until
+// it holds them (boundary_window, and boundary_window_grown_from in the JSON): on one or
+// two facts boundary coverage is 0 or 1 on a coin flip. A conversation whose summarized
+// messages hold fewer than MinWindowFacts facts in all is not_enough_to_judge: its score is
+// null, never 0, totals count it apart (Totals.NotEnoughToJudge) and leave its coverage and
+// boundary coverage out of their means, and Validate lists it in Validity.NotEnough
+// instead of comparing it. Reading only that part is deliberate: a good summary repeats recent facts in
 // its earlier sections, so the whole summary cannot tell an empty Current Work from a
 // precise one. coverage_curve is coverage by decile of the summarized messages, each fact
 // placed where it was last said. tail_leakage is the share of the facts found only in the
@@ -160,7 +173,8 @@
 //
 // clamped at 0 and rounded to four decimals; a share with nothing to count leaves its
 // term and weight out, tail_leakage with nothing to count subtracts nothing, and the score
-// is null when neither coverage nor boundary_coverage has anything to count. Lost
+// is null when neither coverage nor boundary_coverage has anything to count, or when the
+// case is not enough to judge. Lost
 // constraints lower it through constraints_verbatim. The run's score (Totals.Score) is the
 // mean over the cases that have one.
 //
@@ -181,5 +195,8 @@
 // scores strictly higher, and the shuffle must tie. A pair is not applicable on a measure
 // when the real summary has nothing to count or scores 0 there, or when a deletion leaves
 // the measure equal: measures never rise under deletion, so an equal one means the removed
-// text held no fact the rest of the summary does not also hold. Tallies counts them all.
+// text held no fact the rest of the summary does not also hold. Tallies counts them all;
+// the cases not enough to judge are listed apart (Validity.NotEnough). HalfOf splits the
+// real validity set (eval/validity/sources.tsv) by repository into a tuning half and a
+// held-out half; docs/validity.md reports both.
 package eval

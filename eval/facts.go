@@ -45,6 +45,7 @@ type Fact struct {
 	alt    string   // identifiers: the last dotted part, when it is shaped on its own
 	alts   []string // errors: the message from its last marker, and after its last colon
 	plain  bool     // identifiers: a plain word, matched only when written as code
+	prefix bool     // tool ids: a commit hash, keyed by its first 7 digits
 	words  []string // requests: content words
 	in     []int    // messages the fact occurs in, ascending
 	strong bool     // occurs somewhere outside tool output
@@ -199,6 +200,14 @@ func (s *factSet) plainChunk(i int, c string, call, strong bool) {
 	if strings.Contains(c, "/") {
 		return
 	}
+	if key, ok := commitHash(c); ok {
+		s.add(KindToolID, key, c, i, strong).prefix = true
+		return
+	}
+	if key, ok := issueRef(c); ok {
+		s.add(KindToolID, key, c, i, strong)
+		return
+	}
 	if id, ok := identifier(c, call); ok {
 		f := s.add(KindIdentifier, id.key, c, i, strong)
 		f.alt, f.plain = id.alt, id.plain
@@ -272,6 +281,9 @@ func (s *factSet) jsonString(i int, key, val string) {
 				s.add(KindURL, k, shown, i, true)
 			}
 		}
+	case toolIDKey(key, val):
+		id, _ := toolIDArg(key, val)
+		s.add(KindToolID, id, val, i, true)
 	case key == "command" || key == "cmd" || key == "script":
 		for _, line := range scriptLines(val) {
 			s.command(i, line, true)
@@ -287,6 +299,11 @@ func (s *factSet) jsonString(i int, key, val string) {
 	default:
 		s.prose(i, val, true)
 	}
+}
+
+func toolIDKey(key, val string) bool {
+	_, ok := toolIDArg(key, val)
+	return ok
 }
 
 var pathFields = map[string]bool{

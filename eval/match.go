@@ -205,6 +205,8 @@ func (x *summaryIndex) holds(f *Fact) bool {
 			return true
 		}
 		return strings.Contains(x.norm, f.key)
+	case KindToolID:
+		return holdsToolID(x.norm, f)
 	default: // command, url, probe
 		return strings.Contains(x.norm, f.key)
 	}

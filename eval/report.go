@@ -74,6 +74,10 @@ func (a *Aggregate) add(s Share) {
 type Totals struct {
 	Cases        int `json:"cases"`
 	SummaryFound int `json:"summary_found"`
+	// NotEnoughToJudge counts the cases with too few facts to judge
+	// (Result.NotEnoughToJudge); their coverage and boundary coverage are left out of the
+	// aggregates below, as their score is.
+	NotEnoughToJudge int `json:"not_enough_to_judge"`
 
 	// Score is the mean of the cases' headline scores: the run's headline score.
 	Score Mean `json:"score"`
@@ -134,8 +138,12 @@ func Total(results []Result) Totals {
 		if r.Found {
 			t.SummaryFound++
 		}
-		t.Coverage.add(r.Coverage)
-		t.BoundaryCoverage.add(r.BoundaryCoverage)
+		if r.NotEnoughToJudge {
+			t.NotEnoughToJudge++
+		} else {
+			t.Coverage.add(r.Coverage)
+			t.BoundaryCoverage.add(r.BoundaryCoverage)
+		}
 		t.TailLeakage.add(r.TailLeakage)
 		t.UserMessages.add(r.UserMessages)
 		t.ConstraintsVerbatim.add(r.ConstraintsVerbatim)

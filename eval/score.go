@@ -3,6 +3,7 @@ package eval
 import (
 	"encoding/json"
 	"math"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -71,6 +72,13 @@ type Result struct {
 	BoundaryComputed bool `json:"boundary_computed,omitempty"`
 	// Window is the number of messages just before the cut that boundary_coverage reads.
 	Window int `json:"boundary_window"`
+	// WindowGrownFrom is the window the options gave, when it held fewer than
+	// MinWindowFacts facts and grew back to reach them; 0 when it did not grow.
+	WindowGrownFrom int `json:"boundary_window_grown_from,omitempty"`
+	// NotEnoughToJudge is set when the summarized messages hold fewer than MinWindowFacts
+	// facts in all: no judgement can rest on so few, so Score is nil (never 0) and
+	// totals and validity tables count the case apart.
+	NotEnoughToJudge bool `json:"not_enough_to_judge,omitempty"`
 	// Found reports whether there is a summary; Path is the extractor's branch
 	// (compact.Path names) or "given" for a summary that came extracted.
 	Found     bool   `json:"summary_found"`
@@ -172,6 +180,8 @@ type prepared struct {
 	in          Input
 	conv        []corpus.Message // redacted
 	cut, window int
+	grownFrom   int
+	notEnough   bool
 	computed    bool
 	facts       []Fact
 	constraints []Fact
@@ -191,8 +201,11 @@ func prepare(in Input, opt Options) *prepared {
 		p.computed = true
 	}
 	p.cut = min(cut, len(p.conv))
-	p.window = opt.window(p.cut)
 	p.facts = Facts(p.conv, in.Probes)
+	p.window, p.notEnough = growWindow(p.facts, p.cut, opt.window(p.cut))
+	if base := opt.window(p.cut); p.window > base {
+		p.grownFrom = base
+	}
 	p.constraints = constraints(p.conv, p.cut)
 	p.fakes = fakeUserTurns(p.conv, p.cut)
 	p.copies = newCopySources(p.conv)
@@ -209,6 +222,7 @@ func (p *prepared) score(summary string, r Result) Result {
 	in := p.in
 	r.ID, r.Source, r.Messages, r.Flaws = in.ID, in.Source, len(p.conv), in.Flaws
 	r.Cut, r.BoundaryComputed, r.Window = p.cut, p.computed, p.window
+	r.WindowGrownFrom, r.NotEnoughToJudge = p.grownFrom, p.notEnough
 	cut := p.cut
 
 	lay := parseLayout(summary)
@@ -317,8 +331,47 @@ func (p *prepared) score(summary string, r Result) Result {
 		ratio := math.Round(float64(r.SummarizedTokens)/float64(r.SummaryTokens)*100) / 100
 		r.CompressionRatio = &ratio
 	}
-	r.Score = headline(r)
+	if !r.NotEnoughToJudge {
+		r.Score = headline(r)
+	}
 	return r
+}
+
+// MinWindowFacts is the fewest facts a judgement of boundary coverage rests on. With one
+// or two facts in the last messages (a job polled, short status lines), boundary coverage
+// is 0 or 1 on a coin flip, and every ablation ties with the real summary.
+const MinWindowFacts = 4
+
+// growWindow returns the boundary window: w messages before cut, grown back one message at
+// a time until it holds MinWindowFacts facts. When the summarized messages hold fewer in
+// all, it grows to hold every one there is and reports notEnough. The window depends on the conversation
+// only, never on the summary, so the measures stay monotone under deletion.
+func growWindow(facts []Fact, cut, w int) (window int, notEnough bool) {
+	need := make([]int, 0, len(facts)) // per fact, the window that would hold it
+	for i := range facts {
+		last := -1
+		for _, m := range facts[i].in {
+			if m < cut {
+				last = m
+			}
+		}
+		if last >= 0 {
+			need = append(need, cut-last)
+		}
+	}
+	if len(need) < MinWindowFacts {
+		return max(w, min(cut, maxOf(need))), true
+	}
+	sort.Ints(need)
+	return max(w, need[MinWindowFacts-1]), false
+}
+
+func maxOf(xs []int) int {
+	m := 0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
 }
 
 // Weights of the headline score.

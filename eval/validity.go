@@ -48,6 +48,9 @@ type Validity struct {
 	// Skipped are the inputs that could not be compared: no summary, or no facts before
 	// the cut.
 	Skipped []string `json:"skipped"`
+	// NotEnough are the inputs with too few facts to judge (Result.NotEnoughToJudge),
+	// counted apart from the pairs.
+	NotEnough []string `json:"not_enough_to_judge"`
 }
 
 // Tally counts the verdicts of some pairs on one measure.
@@ -96,7 +99,7 @@ func (v Validity) Tallies() map[string]*[3]Tally {
 // next input, in order and wrapping around, that has a summary, a different conversation
 // and comes from another file (two compactions of one session share much of theirs).
 func Validate(ins []Input, opt Options) Validity {
-	v := Validity{Pairs: []Pair{}, Skipped: []string{}}
+	v := Validity{Pairs: []Pair{}, Skipped: []string{}, NotEnough: []string{}}
 	summaries := make([]string, len(ins))
 	prints := make([]uint64, len(ins))
 	found := make([]bool, len(ins))
@@ -113,6 +116,10 @@ func Validate(ins []Input, opt Options) Validity {
 		got := p.score(summaries[i], head)
 		if !got.Found || got.Coverage.Of == 0 {
 			v.Skipped = append(v.Skipped, in.ID)
+			continue
+		}
+		if got.NotEnoughToJudge {
+			v.NotEnough = append(v.NotEnough, in.ID)
 			continue
 		}
 		other := ""

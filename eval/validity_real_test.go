@@ -2,15 +2,31 @@ package eval
 
 import (
 	"bytes"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/compacteval/compacteval/internal/atomicfile"
 )
+
+var update = flag.Bool("update", false, "update docs/validity.md from the real validity set")
 
 // ValidityDirEnv names the folder of real sessions the real-data validity check reads;
 // scripts/validity-set.sh builds it from eval/validity/sources.tsv.
 const ValidityDirEnv = "COMPACTEVAL_VALIDITY_DIR"
+
+const (
+	validitySources = "validity/sources.tsv"
+	validityPage    = "../docs/validity.md"
+	// The bar on the held-out half.
+	minHeldOutWins     = 0.95
+	maxHeldOutUnjudged = 0.10
+)
 
 // readSessions reads every pi session and Claude Code transcript (.jsonl) under dir.
 func readSessions(t *testing.T, dir string) []Input {
@@ -41,15 +57,52 @@ func readSessions(t *testing.T, dir string) []Input {
 		if format == FormatClaudeCode {
 			read = ReadClaudeCode
 		}
-		got, st, err := read(bytes.NewReader(data), filepath.Base(f))
+		got, _, err := read(bytes.NewReader(data), filepath.Base(f))
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
 		}
-		t.Logf("%s", st)
 		ins = append(ins, got...)
 	}
 	return ins
+}
+
+// half is the part of the real set that one side of the split holds.
+type half struct {
+	name     string
+	ins      []Input
+	projects map[string]bool
+	sessions map[string]bool
+}
+
+// splitReal sorts the compactions of ins into the halves of the split (HalfOf), by the
+// repository sources lists for their file; files it does not list go to UnlistedHalf.
+func splitReal(ins []Input, sources []ValiditySource) []*half {
+	repo := map[string]string{}
+	for _, s := range sources {
+		repo[s.Name] = s.Repository
+	}
+	halves := map[string]*half{}
+	var order []*half
+	for _, name := range []string{TuningHalf, HeldOutHalf, UnlistedHalf} {
+		h := &half{name: name, projects: map[string]bool{}, sessions: map[string]bool{}}
+		halves[name] = h
+		order = append(order, h)
+	}
+	for _, in := range ins {
+		file := sessionOf(in.Source)
+		name, r := UnlistedHalf, repo[file]
+		if r != "" {
+			name = HalfOf(r)
+		} else {
+			r = "(unlisted) " + file
+		}
+		h := halves[name]
+		h.ins = append(h.ins, in)
+		h.projects[r] = true
+		h.sessions[file] = true
+	}
+	return order
 }
 
 func TestValidityReal(t *testing.T) {
@@ -57,9 +110,157 @@ func TestValidityReal(t *testing.T) {
 	if dir == "" {
 		t.Skipf("%s is not set: the real-data validity check needs the set scripts/validity-set.sh builds (it fetches public sessions; tests never touch the network)", ValidityDirEnv)
 	}
+	f, err := os.Open(validitySources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, err := ReadValiditySources(f, validitySources)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ins := readSessions(t, dir)
 	if len(ins) < 2 {
 		t.Fatalf("%s holds %d compactions, want at least 2", dir, len(ins))
 	}
-	checkValidity(t, ins)
+	repoOf := map[string]string{} // compaction ID to its repository
+	for _, s := range sources {
+		repoOf[s.Name] = s.Repository
+	}
+	var page strings.Builder
+	fmt.Fprintf(&page, "Measured on %s by `COMPACTEVAL_VALIDITY_DIR=DIR go test ./eval -run TestValidityReal -update`, with the set `scripts/validity-set.sh` builds in DIR.\n", time.Now().UTC().Format("2006-01-02"))
+	only := os.Getenv("COMPACTEVAL_VALIDITY_HALF") // tune on one half: "tuning"
+	for _, h := range splitReal(ins, sources) {
+		if len(h.ins) == 0 || only != "" && h.name != only {
+			continue
+		}
+		v := Validate(h.ins, Options{})
+		tallies := v.Tallies()
+		fmt.Fprintf(&page, "\n### %s half: %d compactions, %d sessions, %d projects\n\n", h.name, len(h.ins), len(h.sessions), len(h.projects))
+		fmt.Fprintf(&page, "Projects: %s.\n\n", strings.Join(sortedKeys(h.projects), ", "))
+		fmt.Fprintf(&page, "Skipped (no summary, or no fact before the cut): %d of %d. Not enough to judge (fewer than %d facts before the cut): %d of %d.\n\n", len(v.Skipped), len(h.ins), MinWindowFacts, len(v.NotEnough), len(h.ins))
+		page.WriteString(FormatTallies(tallies))
+		page.WriteString("\nPer project, every ablation but the shuffle:\n\n")
+		page.WriteString(formatProjects(h, v, repoOf))
+		t.Logf("%s half: %d compactions, skipped %v\n%s", h.name, len(h.ins), v.Skipped, FormatTallies(tallies))
+		for _, p := range v.Pairs {
+			for _, verdict := range p.Verdicts {
+				if verdict == Loss || verdict == Tie && p.Ablation != AblationShuffled {
+					t.Logf("%s: not won: %s", h.name, p)
+					break
+				}
+			}
+		}
+		if h.name == TuningHalf {
+			continue // tuned on: reported, not held to the bar
+		}
+		for k, m := range ValidityMeasures {
+			all := tallies["all"][k]
+			if share, ok := all.Rate().Value(); !ok || share < minHeldOutWins {
+				t.Errorf("%s half: %s: real summaries win %d of %d applicable pairs, want at least %.0f%%", h.name, m, all.Wins, all.Rate().Of, 100*minHeldOutWins)
+			}
+			if sh := tallies[AblationShuffled]; sh != nil && (sh[k].Losses > 0 || sh[k].Wins > 0) {
+				t.Errorf("%s half: %s: %d shuffled summaries do not tie", h.name, m, sh[k].Losses+sh[k].Wins)
+			}
+		}
+		if unjudged := len(v.Skipped) + len(v.NotEnough); float64(unjudged) >= maxHeldOutUnjudged*float64(len(h.ins)) {
+			t.Errorf("%s half: %d of %d compactions are not judged (skipped %v, not enough to judge %v), want fewer than %.0f%%", h.name, unjudged, len(h.ins), v.Skipped, v.NotEnough, 100*maxHeldOutUnjudged)
+		}
+	}
+	if *update {
+		if err := writeGenerated(validityPage, page.String()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// formatProjects renders, per project of h, its compactions, those not enough to judge, and
+// the wins of the applicable pairs on each measure over every ablation but the shuffle.
+func formatProjects(h *half, v Validity, repoOf map[string]string) string {
+	project := func(id string) string {
+		file := id
+		if j := strings.IndexByte(id, '#'); j >= 0 {
+			file = id[:j]
+		}
+		if r := repoOf[file]; r != "" {
+			return r
+		}
+		return "(unlisted)"
+	}
+	type row struct {
+		compactions, notEnough int
+		t                      [3]Tally
+	}
+	rows := map[string]*row{}
+	get := func(p string) *row {
+		if rows[p] == nil {
+			rows[p] = &row{}
+		}
+		return rows[p]
+	}
+	for _, in := range h.ins {
+		get(project(in.ID)).compactions++
+	}
+	for _, id := range v.NotEnough {
+		get(project(id)).notEnough++
+	}
+	for _, p := range v.Pairs {
+		if p.Ablation == AblationShuffled {
+			continue
+		}
+		r := get(project(p.Case))
+		for k, verdict := range p.Verdicts {
+			r.t[k].add(verdict)
+		}
+	}
+	names := make([]string, 0, len(rows))
+	for n := range rows {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("| project | compactions | not enough to judge | coverage | boundary coverage | score |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, n := range names {
+		r := rows[n]
+		fmt.Fprintf(&b, "| %s | %d | %d |", n, r.compactions, r.notEnough)
+		for k := range r.t {
+			rate := r.t[k].Rate()
+			if x, ok := rate.Value(); ok {
+				fmt.Fprintf(&b, " %.1f%% (%d/%d) |", 100*x, rate.Hit, rate.Of)
+			} else {
+				b.WriteString(" - |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+const (
+	generatedBegin = "<!-- BEGIN generated by go test ./eval -run TestValidityReal -update: do not edit -->\n"
+	generatedEnd   = "<!-- END generated -->\n"
+)
+
+// writeGenerated replaces the text between the generated markers of the page at path.
+func writeGenerated(path, text string) error {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(old)
+	i, j := strings.Index(s, generatedBegin), strings.Index(s, generatedEnd)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s: no generated block (%q ... %q)", path, strings.TrimSpace(generatedBegin), strings.TrimSpace(generatedEnd))
+	}
+	out := s[:i+len(generatedBegin)] + text + s[j:]
+	return atomicfile.Write(path, []byte(out), 0o644)
 }

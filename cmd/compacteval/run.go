@@ -158,8 +158,12 @@ func printRunSummary(w io.Writer, r *report.Report, out string) {
 	}
 	t := r.Eval.Totals
 	if t.Cases > 0 {
-		fmt.Fprintf(w, "\neval: %s, score %s (mean coverage %s, boundary coverage %s, tail leakage %s)\n",
-			plural(t.Cases, "case"), meanOrDash(t.Score.Mean), meanOrDash(t.Coverage.Mean), meanOrDash(t.BoundaryCoverage.Mean), meanOrDash(t.TailLeakage.Mean))
+		notEnough := ""
+		if t.NotEnoughToJudge > 0 {
+			notEnough = fmt.Sprintf(", %d not enough to judge", t.NotEnoughToJudge)
+		}
+		fmt.Fprintf(w, "\neval: %s%s, score %s (mean coverage %s, boundary coverage %s, tail leakage %s)\n",
+			plural(t.Cases, "case"), notEnough, meanOrDash(t.Score.Mean), meanOrDash(t.Coverage.Mean), meanOrDash(t.BoundaryCoverage.Mean), meanOrDash(t.TailLeakage.Mean))
 	}
 	if len(r.Problems) == 0 {
 		fmt.Fprintf(w, "\nno problems\n")

@@ -256,6 +256,8 @@ func printScores(w io.Writer, r eval.Report) {
 		score := "-"
 		if c.Score != nil {
 			score = fmt.Sprintf("%.2f", *c.Score)
+		} else if c.NotEnoughToJudge {
+			score = "n/e"
 		}
 		fmt.Fprintf(w, "%-*s %5d %5s %6s %6s %6s %6s %6s %7s %7s %5s %5s %7d %6s  %s (%s)\n", width, clip(c.ID, width),
 			c.Messages, cut, score, decimal(c.Coverage), decimal(c.BoundaryCoverage), decimal(c.TailLeakage),
@@ -274,6 +276,10 @@ func printScores(w io.Writer, r eval.Report) {
 	fmt.Fprintf(w, "\n%d cases, %d with a summary. score: the headline score (go doc ./eval); cover, bound, leak: shares\n"+
 		"of facts; prev: share of the previous summary kept; copy: share of the summary copied from the messages;\n"+
 		"cut*: computed as pi does.\n", t.Cases, t.SummaryFound)
+	if t.NotEnoughToJudge > 0 {
+		fmt.Fprintf(w, "n/e: not enough to judge, fewer than %d facts before the cut: %d of %d cases, left out of the means\n"+
+			"of score, cover and bound.\n", eval.MinWindowFacts, t.NotEnoughToJudge, t.Cases)
+	}
 
 	for _, c := range r.Cases {
 		if len(c.Missed) == 0 && len(c.Leaked) == 0 && len(c.Misattributed) == 0 && c.SecretsLeaked == 0 {
