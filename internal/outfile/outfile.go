@@ -3,7 +3,8 @@
 // (-baseline gate.yaml, -junit src/main.go) never replaces a user's file.
 //
 // A symbolic link is written through: the file it names is replaced and the link stays.
-// The folder of an output file must exist; no output flag creates folders silently.
+// A missing folder is made, and Write returns it so that the command says so: a mistyped
+// folder is never made silently.
 package outfile
 
 import (
@@ -72,16 +73,14 @@ var ErrNotOwn = errors.New("refusing to overwrite")
 
 // Check returns the path an output of kind k would be written to (path, or the file a
 // symbolic link names), or an error if it may not be: path is a folder or some other
-// non-file, an existing file that is not of kind k, a dangling link, or in a folder that
-// does not exist.
+// non-file, an existing file that is not of kind k, or a dangling link.
 func Check(path string, k Kind) (string, error) {
 	target := path
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		dir := filepath.Dir(path)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return "", fmt.Errorf("write %s: folder %s does not exist (an output never creates folders)", path, dir)
+		if st, err := os.Stat(filepath.Dir(path)); err == nil && !st.IsDir() {
+			return "", fmt.Errorf("write %s: %w: %s is not a folder", path, ErrNotOwn, filepath.Dir(path))
 		}
 		return path, nil
 	case err != nil:
@@ -127,13 +126,18 @@ func readHead(path string, k Kind) ([]byte, error) {
 }
 
 // Write writes data as an output of kind k to path, atomically, if Check allows it;
-// otherwise it writes nothing and returns Check's error.
-func Write(path string, data []byte, k Kind) error {
+// otherwise it writes nothing and returns Check's error. made is the folder it had to make
+// for path, or "".
+func Write(path string, data []byte, k Kind) (made string, err error) {
 	target, err := Check(path, k)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return atomicfile.Write(target, data, 0o644)
+	dir := filepath.Dir(target)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		made = dir
+	}
+	return made, atomicfile.Write(target, data, 0o644)
 }
 
 // CheckFolder returns an error if dir may not take a set of outputs (run -out): dir

@@ -39,7 +39,7 @@ func TestCheck(t *testing.T) {
 		{name: "Markdown of the gate", path: md, kind: Markdown, target: md},
 		{name: "Markdown is no JUnit", path: md, kind: JUnit, notOwn: true},
 		{name: "a folder", path: dir, kind: Report, notOwn: true},
-		{name: "in a missing folder", path: filepath.Join(dir, "no", "x.xml"), kind: JUnit},
+		{name: "in a missing folder (Write makes it)", path: filepath.Join(dir, "no", "x.xml"), kind: JUnit, target: filepath.Join(dir, "no", "x.xml")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Check(tc.path, tc.kind)
@@ -58,7 +58,7 @@ func TestWriteRefusesLeavesFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(p, []byte(`{"schema_version":1}`), Report); !errors.Is(err, ErrNotOwn) {
+	if _, err := Write(p, []byte(`{"schema_version":1}`), Report); !errors.Is(err, ErrNotOwn) {
 		t.Errorf("Write over a user's file = %v, want ErrNotOwn", err)
 	}
 	if data, _ := os.ReadFile(p); string(data) != "version: 1\n" {
