@@ -133,6 +133,10 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
+	if err := gate.CheckExtractorNames(run, cfg); err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+		return exitError
+	}
 	res, err := gate.Check(baseline, run, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
