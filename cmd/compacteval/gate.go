@@ -119,9 +119,6 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
-		if cfg.Empty {
-			fmt.Fprintf(stderr, "compacteval gate: note: %s sets nothing; the defaults apply (nothing may fall)\n", *configPath)
-		}
 	}
 	cfg.AllowCorpusChange = *allow
 	baseline, err := readGateReport(*baselinePath, nil)
