@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -82,5 +83,16 @@ func TestRunRobust(t *testing.T) {
 	}
 	if res.Inputs["corpus"] != len(c.Cases) || len(res.Inputs) != 1 {
 		t.Errorf("inputs = %v, want every corpus case and nothing generated in no time", res.Inputs)
+	}
+}
+
+// TestTimeFamiliesFirstFails: an extractor that fails on the first small input (killed by
+// its timeout on a loaded machine) returns that family as a timeout, which timeCheck names
+// in its note; it used to return no timing, and timeCheck indexed timings[-1].
+func TestTimeFamiliesFirstFails(t *testing.T) {
+	boom := errors.New("boom")
+	got, err := timeFamilies(func(string) (compact.Extraction, error) { return compact.Extraction{}, boom }, 64)
+	if !errors.Is(err, boom) || len(got) != 1 || got[0].Family != Families[0].Name || got[0].Verdict != "timeout" {
+		t.Errorf("timeFamilies(failing) = %+v, %v; want one timeout of %s", got, err, Families[0].Name)
 	}
 }

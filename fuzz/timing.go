@@ -76,7 +76,8 @@ func timeFamilies(extract func(string) (compact.Extraction, error), size int) ([
 		t := Timing{Family: f.Name, SmallBytes: len(small), LargeBytes: len(large)}
 		ts, err := best(extract, small)
 		if err != nil {
-			return out, err
+			t.Verdict = "timeout" // the family that failed is the last one returned
+			return append(out, t), err
 		}
 		t.SmallSeconds = round6(ts)
 		tl, err := best(extract, large)

@@ -90,7 +90,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		outputs = append(outputs, struct {
 			path string
 			kind outfile.Kind
-		}{*baselinePath, outfile.Baseline})
+		}{*baselinePath, outfile.Report})
 	}
 	for _, o := range outputs {
 		if o.path == "" {
@@ -119,9 +119,6 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
-		if cfg.Empty {
-			fmt.Fprintf(stderr, "compacteval gate: note: %s sets nothing; the defaults apply (nothing may fall)\n", *configPath)
-		}
 	}
 	cfg.AllowCorpusChange = *allow
 	baseline, err := readGateReport(*baselinePath, nil)
@@ -133,13 +130,17 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
+	if err := gate.CheckExtractorNames(run, cfg); err != nil {
+		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
+		return exitError
+	}
 	res, err := gate.Check(baseline, run, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
 	if *junitPath != "" {
-		if err := writeGateJUnit(res, *junitPath); err != nil {
+		if err := writeGateJUnit(stderr, res, *junitPath); err != nil {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
@@ -156,7 +157,7 @@ func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		opt.Limit = f.limit
-		if err := outfile.Write(f.path, gate.Markdown(res, opt), outfile.Markdown); err != nil {
+		if err := writeOutput(stderr, "gate", f.path, gate.Markdown(res, opt), outfile.Markdown); err != nil {
 			fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 			return exitError
 		}
@@ -211,7 +212,7 @@ func blessBaseline(run *report.Report, runPath, path string, stdout, stderr io.W
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
-	if err := outfile.Write(path, data, outfile.Baseline); err != nil {
+	if err := writeOutput(stderr, "gate", path, data, outfile.Report); err != nil {
 		fmt.Fprintf(stderr, "compacteval gate: %v\n", err)
 		return exitError
 	}
@@ -242,10 +243,20 @@ func readGateReport(path string, stdin io.Reader) (*report.Report, error) {
 	return r, nil
 }
 
-func writeGateJUnit(res gate.Result, path string) error {
+func writeGateJUnit(stderr io.Writer, res gate.Result, path string) error {
 	data, err := gate.JUnit(res)
 	if err != nil {
 		return err
 	}
-	return outfile.Write(path, data, outfile.JUnit)
+	return writeOutput(stderr, "gate", path, data, outfile.JUnit)
+}
+
+// writeOutput writes an output file (outfile.Write) and says on stderr which folder it
+// had to make for it.
+func writeOutput(stderr io.Writer, cmd, path string, data []byte, k outfile.Kind) error {
+	made, err := outfile.Write(path, data, k)
+	if made != "" {
+		fmt.Fprintf(stderr, "compacteval %s: made folder %s for %s\n", cmd, made, path)
+	}
+	return err
 }

@@ -60,7 +60,7 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if *out != "" {
-		if err := outfile.Write(*out, data, kind); err != nil {
+		if err := writeOutput(stderr, "report", *out, data, kind); err != nil {
 			fmt.Fprintf(stderr, "compacteval report: %v\n", err)
 			return exitError
 		}

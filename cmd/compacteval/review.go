@@ -189,7 +189,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if *mdPath != "" {
-		if err := outfile.Write(*mdPath, md.Bytes(), outfile.Markdown); err != nil {
+		if err := writeOutput(stderr, "review", *mdPath, md.Bytes(), outfile.Markdown); err != nil {
 			fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 			return exitError
 		}
@@ -197,7 +197,7 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *htmlPath != "" {
 		page, err := review.HTML(r)
 		if err == nil {
-			err = outfile.Write(*htmlPath, page, outfile.HTML)
+			err = writeOutput(stderr, "review", *htmlPath, page, outfile.HTML)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "compacteval review: %v\n", err)

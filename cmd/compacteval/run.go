@@ -103,6 +103,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
 		return exitError
 	}
+	warnFoundNothing(stderr, r)
 	printRunSummary(stdout, r, *out)
 	if len(r.Problems) > 0 {
 		return exitProblem
@@ -189,4 +190,24 @@ func meanOrDash(m *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", *m)
+}
+
+// warnFoundNothing warns of each extractor that found no summary in any case: most likely
+// a module or command that answers null to everything (a wrong export, a parse error it
+// swallows), which would otherwise read as an extractor that merely fails the corpus.
+func warnFoundNothing(stderr io.Writer, r *report.Report) {
+	for _, e := range r.Extractors {
+		found, n := false, 0
+		for _, c := range r.Cases {
+			for _, res := range c.Results {
+				if res.Extractor == e.Name {
+					n++
+					found = found || res.OK
+				}
+			}
+		}
+		if n > 0 && !found {
+			fmt.Fprintf(stderr, "compacteval run: warning: %s found no summary in any of its %d cases\n", e.Name, n)
+		}
+	}
 }

@@ -189,12 +189,15 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// noprocs ARG fails if a running process has ARG among its arguments (read from
-// /proc/PID/cmdline), and kills each one it finds so that a failure leaves none behind.
+// noprocs ARG fails if a running process of this script (its environment holds the
+// script's WORK) has ARG among its arguments (read from /proc/PID/cmdline), and kills each
+// one it finds so that a failure leaves none behind. Scripts running beside it (another
+// go test, a killed one's leftovers) have another WORK.
 func noprocs(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: noprocs ARG")
 	}
+	work := "WORK=" + ts.Getenv("WORK")
 	ents, err := os.ReadDir("/proc")
 	ts.Check(err)
 	var found []string
@@ -208,6 +211,10 @@ func noprocs(ts *testscript.TestScript, neg bool, args []string) {
 			continue
 		}
 		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !slices.Contains(strings.Split(string(env), "\x00"), work) {
+			continue
+		}
 		if slices.Contains(argv[1:], args[0]) {
 			found = append(found, fmt.Sprintf("%d (%s)", pid, strings.Join(argv, " ")))
 			if p, err := os.FindProcess(pid); err == nil {

@@ -41,9 +41,6 @@ type Config struct {
 	AllowCorpusChange bool `yaml:"-"`
 	// File is the file the config was read from ("" for one made in code), for errors.
 	File string `yaml:"-"`
-	// Empty is true when File sets nothing at all (every default applies): the command
-	// says so.
-	Empty bool `yaml:"-"`
 }
 
 // ReviewGate is the review: section: the headline score may fall by MinDelta (the run
@@ -143,7 +140,8 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	var doc yaml.Node
 	_ = yaml.Unmarshal(data, &doc)
 	if doc.Kind == 0 || doc.Kind == yaml.DocumentNode && len(doc.Content) == 0 {
-		cfg.Empty = true // say so: a file that sets nothing is likely not the one meant
+		// A file that sets nothing is likely not the one meant; gate.schema.json refuses it.
+		return Config{}, &ConfigError{File: file, Line: 1, Msg: "the file sets nothing (want at least version: 1; without -config the defaults apply)"}
 	}
 	line := func(path ...string) int { return keyLine(&doc, path...) }
 	// before orders keys by their position in the file (line, then column).

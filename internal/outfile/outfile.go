@@ -3,9 +3,8 @@
 // (-baseline gate.yaml, -junit src/main.go) never replaces a user's file.
 //
 // A symbolic link is written through: the file it names is replaced and the link stays.
-// The folder of an output file must exist; no output flag creates folders silently, but
-// for the baseline that gate -bless creates (.compacteval/baseline.json in a new
-// repository, as init makes it).
+// A missing folder is made, and Write returns it so that the command says so: a mistyped
+// folder is never made silently.
 package outfile
 
 import (
@@ -29,8 +28,6 @@ type Kind struct {
 	Own func(head []byte) bool
 	// Whole gives Own the whole file.
 	Whole bool
-	// MakeFolder makes the file's missing folders when it is written.
-	MakeFolder bool
 }
 
 // Head is how many bytes of a file Own sees (a report's whole JSON is read for Report).
@@ -40,8 +37,6 @@ const Head = 4096
 var (
 	// Report is a report.json or a baseline: a JSON object with schema_version.
 	Report = Kind{Name: "a compacteval report (JSON with schema_version)", Own: isReport, Whole: true}
-	// Baseline is a report that gate -bless keeps: its folder is made when missing.
-	Baseline = Kind{Name: Report.Name, Own: isReport, Whole: true, MakeFolder: true}
 	// Markdown is report.md, gate.md or a review: its first line is a compacteval heading.
 	Markdown = Kind{Name: "compacteval Markdown (a first line \"# compacteval ...\")", Own: isMarkdown}
 	// HTML is report.html or a review page: its title names compacteval.
@@ -78,18 +73,14 @@ var ErrNotOwn = errors.New("refusing to overwrite")
 
 // Check returns the path an output of kind k would be written to (path, or the file a
 // symbolic link names), or an error if it may not be: path is a folder or some other
-// non-file, an existing file that is not of kind k, a dangling link, or in a folder that
-// does not exist.
+// non-file, an existing file that is not of kind k, or a dangling link.
 func Check(path string, k Kind) (string, error) {
 	target := path
 	fi, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		dir := filepath.Dir(path)
-		if st, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) && k.MakeFolder {
-			return path, nil
-		} else if err != nil || !st.IsDir() {
-			return "", fmt.Errorf("write %s: folder %s does not exist (an output never creates folders)", path, dir)
+		if st, err := os.Stat(filepath.Dir(path)); err == nil && !st.IsDir() {
+			return "", fmt.Errorf("write %s: %w: %s is not a folder", path, ErrNotOwn, filepath.Dir(path))
 		}
 		return path, nil
 	case err != nil:
@@ -135,18 +126,18 @@ func readHead(path string, k Kind) ([]byte, error) {
 }
 
 // Write writes data as an output of kind k to path, atomically, if Check allows it;
-// otherwise it writes nothing and returns Check's error.
-func Write(path string, data []byte, k Kind) error {
+// otherwise it writes nothing and returns Check's error. made is the folder it had to make
+// for path, or "".
+func Write(path string, data []byte, k Kind) (made string, err error) {
 	target, err := Check(path, k)
 	if err != nil {
-		return err
+		return "", err
 	}
-	if k.MakeFolder {
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
+	dir := filepath.Dir(target)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		made = dir
 	}
-	return atomicfile.Write(target, data, 0o644)
+	return made, atomicfile.Write(target, data, 0o644)
 }
 
 // CheckFolder returns an error if dir may not take a set of outputs (run -out): dir

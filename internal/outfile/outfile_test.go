@@ -39,9 +39,7 @@ func TestCheck(t *testing.T) {
 		{name: "Markdown of the gate", path: md, kind: Markdown, target: md},
 		{name: "Markdown is no JUnit", path: md, kind: JUnit, notOwn: true},
 		{name: "a folder", path: dir, kind: Report, notOwn: true},
-		{name: "in a missing folder", path: filepath.Join(dir, "no", "x.xml"), kind: JUnit},
-		{name: "a baseline in a missing folder", path: filepath.Join(dir, "no", "base.json"), kind: Baseline, target: filepath.Join(dir, "no", "base.json")},
-		{name: "a baseline over a user's YAML", path: user, kind: Baseline, notOwn: true},
+		{name: "in a missing folder (Write makes it)", path: filepath.Join(dir, "no", "x.xml"), kind: JUnit, target: filepath.Join(dir, "no", "x.xml")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Check(tc.path, tc.kind)
@@ -60,23 +58,10 @@ func TestWriteRefusesLeavesFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte("version: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(p, []byte(`{"schema_version":1}`), Report); !errors.Is(err, ErrNotOwn) {
+	if _, err := Write(p, []byte(`{"schema_version":1}`), Report); !errors.Is(err, ErrNotOwn) {
 		t.Errorf("Write over a user's file = %v, want ErrNotOwn", err)
 	}
 	if data, _ := os.ReadFile(p); string(data) != "version: 1\n" {
 		t.Errorf("the user's file now holds %q", data)
-	}
-}
-
-func TestWriteBaselineMakesItsFolder(t *testing.T) {
-	p := filepath.Join(t.TempDir(), ".compacteval", "baseline.json")
-	if err := Write(p, []byte(`{"schema_version":1}`), Report); err == nil {
-		t.Fatalf("Write(%s, Report) made the folder; only a baseline may", p)
-	}
-	if err := Write(p, []byte(`{"schema_version":1}`), Baseline); err != nil {
-		t.Fatalf("Write(%s, Baseline) = %v", p, err)
-	}
-	if data, _ := os.ReadFile(p); string(data) != `{"schema_version":1}` {
-		t.Errorf("the baseline holds %q", data)
 	}
 }

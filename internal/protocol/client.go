@@ -223,7 +223,15 @@ func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 				c.kill()
 				c.dead = err
 			default:
-				return nil, fmt.Errorf("read answer %d of %d: %w%s", i+1, len(reqs), err, c.stderr.context())
+				// Its stdout ended: it exited (or closed it); say how, as a shell would.
+				c.kill()
+				exit := ""
+				if werr := c.cmd.Wait(); werr != nil {
+					exit = ": the process ended: " + werr.Error()
+				} else {
+					exit = ": the process exited with status 0"
+				}
+				c.dead = fmt.Errorf("read answer %d of %d: %w%s%s", i+1, len(reqs), err, exit, c.stderr.context())
 			}
 			return nil, c.dead
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -183,12 +182,6 @@ func Compare(ctx context.Context, base, head *Version, opt Options) (*Review, er
 	cfg := opt.Gate
 	cfg.Problems = "pass"
 	cfg.MustPass = slices.DeleteFunc(slices.Clone(cfg.MustPass), func(m gate.MustPass) bool { return !slices.Contains(profiles, m.Extractor) })
-	// gate.yaml's extractors: entries speak of the whole run; those of profiles that neither
-	// side has (claude-code, when a module is reviewed) are no mistake here.
-	cfg.Extractors = maps.Clone(cfg.Extractors)
-	maps.DeleteFunc(cfg.Extractors, func(name string, _ gate.ExtractorDrops) bool {
-		return !slices.ContainsFunc(profiles, func(p string) bool { return p == name || compact.Family(p) == name })
-	})
 	b.Complete, h.Complete = true, true
 	res, err := gate.Check(b, h, cfg)
 	if err != nil {
