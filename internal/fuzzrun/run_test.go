@@ -108,7 +108,7 @@ for line in sys.stdin:
         continue
     n += 1
     req = json.loads(line)
-    print(json.dumps({"summary": "answer %d" % n}), flush=True)
+    print(json.dumps({"id": req["id"], "summary": "answer %d" % n}), flush=True)
 `
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
