@@ -461,6 +461,12 @@ class Scan {
 						i = k - 1;
 						continue;
 					}
+					if (k < j && nextSumClose[k] > j && (tags[k].flags & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
+						// A summary opener, and no summary closer before the analysis closer: the summary was closed with </analysis>.
+						analysis.push({ start: t.start, end: tags[k].start });
+						i = k - 1;
+						continue;
+					}
 					analysis.push({ start: t.start, end: tags[j].end });
 					i = j;
 				} else if ((j = nextAny[i + 1]) < n) {

@@ -747,6 +747,14 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 					i = k - 1
 					continue
 				}
+				if k := int(nextSummary[i+1]); k < j && int(nextSumClose[k]) > j && tags[k].is(atLineStart) && tags[k].is(atLineEnd) {
+					// A summary opener alone on its line, and no summary closer before the
+					// analysis closer: the analysis was left open and the summary closed with
+					// </analysis>. (An opener followed by prose on its line is prose about it.)
+					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
+					i = k - 1
+					continue
+				}
 				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
 				i = j
 			} else if j := int(nextAny[i+1]); j < n {

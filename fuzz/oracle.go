@@ -66,9 +66,9 @@ func bareTag(e compact.Extraction) bool {
 	return e.OK && compact.TrimJS(anyTag.ReplaceAllString(e.Summary, "")) == ""
 }
 
-// keptTagLine returns the first structural tag line of s, or "".
-func keptTagLine(s string) string {
-	for _, l := range lines(s) {
+// keptTagLine returns the first structural tag line of s, a part of text, or "".
+func keptTagLine(s, text string) string {
+	for _, l := range linesOf(s, text) {
 		if tagLine.MatchString(l) {
 			return strings.TrimSpace(l)
 		}
@@ -76,8 +76,16 @@ func keptTagLine(s string) string {
 	return ""
 }
 
-// lines splits s at every line terminator JavaScript or Go knows.
-func lines(s string) []string {
+// lines splits text at every line terminator JavaScript or Go knows, U+0085 included only
+// where the text has no "\n" or "\r": among those a U+0085 is a character (an ellipsis
+// mis-decoded from Windows-1252), as robust reads it (compact.ExtractRobust, rule "Trim").
+func lines(text string) []string { return linesOf(text, text) }
+
+// linesOf is lines for s, a part of text, split as text is.
+func linesOf(s, text string) []string {
+	if strings.ContainsAny(text, "\n\r") {
+		s = strings.ReplaceAll(s, "\u0085", "\x00\x00") // two bytes, as U+0085: never a line end
+	}
 	return drift.Lines(s)
 }
 
@@ -144,7 +152,7 @@ func leakedLine(text string, e compact.Extraction) string {
 	if len(analysis) == 0 {
 		return ""
 	}
-	for _, l := range lines(e.Summary) {
+	for _, l := range linesOf(e.Summary, text) {
 		if t := strings.TrimSpace(l); analysis[t] {
 			return t
 		}
@@ -155,12 +163,14 @@ func leakedLine(text string, e compact.Extraction) string {
 // analysisTag matches an analysis opener or closer in any spelling robust knows.
 var analysisTag = regexp.MustCompile(`<[ \t]*(/?)[ \t]*` + analysisNames + `\b[^<>\n\r\x{85}\x{2028}\x{2029}]*>`)
 
-// marksAnalysis reports a text that marks where its analysis ends: an analysis closer in
-// any spelling outside fenced code. Inside a fence an analysis block may be quoted; with no
-// closer, where the analysis stops is a guess (a line that opens with "<summary>" may be
-// prose about the tag); with no tag at all nothing tells the analysis from the summary.
+// marksAnalysis reports a text that marks where its analysis starts and ends: an analysis
+// opener and an analysis closer in any spelling outside fenced code. Inside a fence an
+// analysis block may be quoted; with no closer, where the analysis stops is a guess (a line
+// that opens with "<summary>" may be prose about the tag), and with no opener where it
+// starts (after a summary with no closer, say); with no tag at all nothing tells the
+// analysis from the summary.
 func marksAnalysis(text string) bool {
-	fence := false
+	fence, opened := false, false
 	for _, l := range lines(text) {
 		if isFence(l) {
 			fence = !fence
@@ -170,9 +180,10 @@ func marksAnalysis(text string) bool {
 			continue
 		}
 		for _, m := range analysisTag.FindAllStringSubmatch(l, -1) {
-			if m[1] == "/" {
+			if m[1] == "/" && opened {
 				return true
 			}
+			opened = opened || m[1] == ""
 		}
 	}
 	return false
@@ -248,7 +259,7 @@ func check(text string, e compact.Extraction, want *corpus.Intended, s *drift.Sa
 	if leak != "" {
 		out = append(out, violation{PropLeak, "the summary holds analysis text: " + quote(leak, 80)})
 	}
-	if tl := keptTagLine(e.Summary); e.OK && tl != "" && !fenced(text) && (want != nil && keptTagLine(want.Summary) == "" || want == nil && !quotesTagLine(text)) {
+	if tl := keptTagLine(e.Summary, text); e.OK && tl != "" && !fenced(text) && (want != nil && keptTagLine(want.Summary, text) == "" || want == nil && !quotesTagLine(text)) {
 		out = append(out, violation{PropTagKept, "the summary keeps the tag line " + tl})
 	}
 	switch {
@@ -276,7 +287,7 @@ func stillFails(prop, text string, e compact.Extraction) bool {
 	case PropLeak:
 		return leakedLine(text, e) != ""
 	case PropTagKept:
-		return e.OK && keptTagLine(e.Summary) != "" && !fenced(text) && !quotesTagLine(text)
+		return e.OK && keptTagLine(e.Summary, text) != "" && !fenced(text) && !quotesTagLine(text)
 	case PropLost:
 		return !e.OK && visibleSummary(text)
 	}
