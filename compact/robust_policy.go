@@ -7,7 +7,7 @@ import (
 )
 
 // This file is robust's policy: summary blocks, the choice among them, markers, untagged
-// answers and trimming. Each function names the rule of ExtractRobust's doc comment it
+// answers and trimming. Each function names the rule of docs/robust.md it
 // implements.
 
 // candidate is one summary block.
