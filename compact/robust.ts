@@ -647,9 +647,10 @@ class Scan {
 				continue;
 			}
 			const k = searchRegions(analysis, t.start);
-			const from = Math.max(prev, k > 0 ? analysis[k - 1].end : 0);
+			const afterAnalysis = k > 0 && analysis[k - 1].end >= prev;
+			const from = afterAnalysis ? analysis[k - 1].end : prev;
 			const body = trimRobust(text.slice(from, t.start), this.nel);
-			if (hasContent(body) && sectionCount(body) >= 3) return body;
+			if (hasContent(body) && (afterAnalysis || sectionCount(body) >= 3)) return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? analysis[analysis.length - 1].start : -1;
 		let closeAt = -1;

@@ -909,7 +909,8 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 
 // beforeOrphan finds a summary before an orphan </summary> (rule "No tags"): a structural
 // closer that closes no block, outside analysis; the summary runs from the end of the last
-// structural tag or analysis block before it and has at least three numbered sections.
+// structural tag or analysis block before it and has content: right after an analysis
+// block any, else at least three numbered sections.
 func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 	text := sc.text
 	open := false // a structural opener waits for the closer of its block
@@ -932,13 +933,13 @@ func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 			open = false // the closer of a block, which the blocks rule judged: no orphan
 			continue
 		}
-		from := prev
-		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 {
-			from = max(from, analysis[k-1].end)
+		from, afterAnalysis := prev, false
+		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 && analysis[k-1].end >= prev {
+			from, afterAnalysis = analysis[k-1].end, true
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
 		sc.steps += len(body)
-		if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
+		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || sectionsUpTo(body, 3) >= 3) {
 			return body, true
 		}
 	}

@@ -264,12 +264,27 @@ func check(text string, e compact.Extraction, want *corpus.Intended, s *drift.Sa
 	}
 	switch {
 	case e.OK:
-	case want != nil && want.Found && (s == nil || !s.Ambiguous):
+	case want != nil && want.Found && (s == nil || !s.Ambiguous) && !headingsOnly(want.Summary, text):
 		out = append(out, violation{PropLost, "nothing returned; the intended summary begins " + quote(want.Summary, 60)})
 	case want == nil && visibleSummary(text):
 		out = append(out, violation{PropLost, "nothing returned for a text with a closed summary block"})
 	}
 	return out
+}
+
+// sectionHeading matches a line that is only a numbered section heading: "3. Files and Code
+// Sections:", "**1. Primary Request and Intent:**".
+var sectionHeading = regexp.MustCompile(`^[#* ]*[1-9][.)][^:]*:[* ]*$`)
+
+// headingsOnly reports an intended summary (a part of text) that holds section headings and
+// nothing else, as an answer cut after its first heading does: there is nothing to lose.
+func headingsOnly(summary, text string) bool {
+	for _, l := range linesOf(summary, text) {
+		if !sectionHeading.MatchString(strings.TrimSpace(l)) {
+			return false
+		}
+	}
+	return true
 }
 
 // fenced reports a text that holds a code fence or an example block: there a tag line may
