@@ -15,67 +15,16 @@ func init() {
 
 // ExtractRobust is compacteval's extractor for answers from drifting models. On a
 // well-formed answer (an analysis block, then one summary block with content, tags alone on
-// their lines) it returns exactly what ExtractSummary returns. It never loses a summary that a careful
-// reader sees, and never returns the text of a closed analysis block or a bare tag. Its
-// policy otherwise, each rule implemented where the name in brackets says:
-//
-//   - Tags [tagNameOf, tag.structural, scan.scanTags]: summary, analysis, think, thinking
-//     and example tags are recognised in any ASCII letter case, with attributes (<summary
-//     type="final">), with spaces inside (</ summary>, </summary >), and, for summary,
-//     misspelled by one letter (<sumary>). A tag is structure where real answers put it: at
-//     the start of a line (after blanks, a BOM or zero-width characters), right after a
-//     closing tag (</analysis><summary>, </analysis> <summary>), or, for a closer, at the end
-//     of a line. A tag inside `inline code` is a mention. A summary opener after prose on its
-//     line (Here is the summary: <summary>...) starts a block when no block at a line start
-//     has content, unless it follows <details> (an HTML element).
-//   - Analysis [scan.regions, removeNestedAnalysis]: an analysis (or think) block runs from
-//     its opener to the first closer that names analysis, think or thinking (a model that
-//     closes <analysis> with </think> still closed it); unclosed, it runs to the next
-//     summary opener, else to the end. A closer written right after the summary's closer
-//     ends the analysis at the summary. A mid-line opener followed directly by its closer
-//     (no tag between) is a closed block too. Nothing inside an analysis block is ever
-//     returned, except where a summary quotes one in a fenced code block.
-//   - Echoed templates [isTemplate]: summary blocks inside an <example> wrapper whose body
-//     is the prompt's placeholders ([Detailed description]) are skipped; a wrapper around
-//     real content is ignored.
-//   - Blocks [scan.blockEnd]: a summary block runs from its opener to the first closer after
-//     it that is not inside a fenced code block opened in the body, not part of an HTML
-//     element in the body (a <summary>...</summary> pair on a line of its own, or a
-//     <summary> right after <details>) and not a pair the summary quotes on its own line
-//     (<summary></summary> after prose). A body whose code fence swallows every closer ends
-//     at the first one; a body with no summary closer but an </analysis> line after it ends
-//     there (a wrong closer); at most eight blocks may end at such a fallback. A new opener
-//     before any closer ends the block there, unclosed (a retry or a loop).
-//   - Duplicates [candidate.beats, sectionCount]: of several blocks, the one with the most
-//     of the nine numbered sections wins; among equals, a closed block beats an unclosed one
-//     and a later block an earlier one (the model's last complete word). A one-line sign-off
-//     block (<summary>Done.</summary>) or a patch of two sections does not displace a full
-//     summary.
-//   - Truncation [trimPartialCloser, hasContent]: an unclosed block runs to the end of the
-//     text, minus a partial closing tag (</summ). A block with no content besides section
-//     headings or tags is no summary.
-//   - Fences [scan.fenceBefore, stripWrapperFence]: a fence line right after the opener and
-//     right before the closer is a wrapper and is dropped; a fence opened on the line before
-//     the opener is closed by the first fence line of the same character in the body;
-//     fences around the whole answer are outside the tags anyway.
-//   - No tags [scan.marker, scan.untagged]: an orphan </summary> (no summary opener at a
-//     line start before it) ends a summary that starts at the end of the analysis and has
-//     at least three numbered sections; [summary]...[/summary] brackets hold one; a line
-//     holding only a Summary heading or label (## Summary, **Summary:**, Summary:) followed by
-//     at least three numbered sections marks the start of one, which runs to the end
-//     (PathMarker). An answer with no summary block at all and no marker returns its
-//     text minus analysis blocks, up to an orphan </summary> (PathUntagged): losing the
-//     compaction over a formatting slip hurts more than untidy text. It is no summary when
-//     only tags, headings, fences and labels remain, when the analysis runs unclosed to the
-//     end (the answer was cut before its summary), or when the text is a tool call printed
-//     as text or a refusal.
-//   - Trim [trimRobust]: JavaScript's trim, plus zero-width characters next to the tags,
-//     plus U+0085 where the answer uses it as its line terminator.
+// their lines) it returns exactly what ExtractSummary returns. It never loses a summary that
+// a careful reader sees, and never returns the text of a closed analysis block or a bare tag.
+// Its policy otherwise (tags, analysis, echoed templates, blocks, duplicates, truncation,
+// fences, no tags, trim) is written once, in docs/robust.md, which names the functions that
+// implement each rule; each of them names its rule.
 //
 // The common answer, one summary block with its tags alone on their lines, is recognised by
 // a fast path (robust_fast.go) that returns what the full scan returns; the rest goes
-// through the full scan. It runs in time linear in the length of the text. Texts of 2 GiB and more are beyond its
-// offsets; it returns ExtractSummary's result for them.
+// through the full scan. It runs in time linear in the length of the text. Texts of 2 GiB and
+// more are beyond its offsets; it returns ExtractSummary's result for them.
 func ExtractRobust(text string) Extraction {
 	if len(text) >= math.MaxInt32 {
 		return Extract(text)

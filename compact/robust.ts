@@ -312,7 +312,7 @@ class Scan {
 				firstVisible = lineStart;
 				while (firstVisible < lineEnd && invisible(text[firstVisible])) firstVisible++;
 				contentEnd = lineEnd;
-				while (contentEnd > lineStart && isJSSpace(text[contentEnd - 1])) contentEnd--;
+				while (contentEnd > lineStart && invisible(text[contentEnd - 1])) contentEnd--;
 				lastTick = text.slice(i, lineEnd).lastIndexOf("`");
 				if (lastTick >= 0) lastTick += i;
 				tickPos = lineStart;
@@ -408,13 +408,16 @@ class Scan {
 		const nextAny = new Int32Array(n + 1);
 		const nextSummary = new Int32Array(n + 1);
 		const nextExample = new Int32Array(n + 1);
-		nextStruct[n] = nextAny[n] = nextSummary[n] = nextExample[n] = n;
+		const nextSumClose = new Int32Array(n + 1);
+		nextStruct[n] = nextAny[n] = nextSummary[n] = nextExample[n] = nextSumClose[n] = n;
 		for (let j = n - 1; j >= 0; j--) {
 			nextStruct[j] = nextStruct[j + 1];
 			nextAny[j] = nextAny[j + 1];
 			nextSummary[j] = nextSummary[j + 1];
 			nextExample[j] = nextExample[j + 1];
+			nextSumClose[j] = nextSumClose[j + 1];
 			const u = tags[j];
+			if (u.kind === Kind.Closer && u.name === Name.Summary && structural(u)) nextSumClose[j] = j;
 			if (u.kind === Kind.Closer && analysisLike(u)) {
 				nextAny[j] = j;
 				if (structural(u)) nextStruct[j] = j;
@@ -426,8 +429,16 @@ class Scan {
 		}
 		const analysis: Region[] = [];
 		const examples: Region[] = [];
+		let summarySeen = false;
 		for (let i = 0; i < n; i++) {
 			const t = tags[i];
+			if (t.kind === Kind.Opener && t.name === Name.Summary && structural(t)) summarySeen = true;
+			if (t.kind === Kind.Closer && analysisLike(t) && structural(t) && !summarySeen) {
+				// An orphan closer: what came before it, back to the last analysis block, is analysis.
+				const last = analysis[analysis.length - 1];
+				analysis.push({ start: last === undefined ? 0 : last.end, end: t.end });
+				continue;
+			}
 			if (t.kind !== Kind.Opener) continue;
 			if (!structural(t)) {
 				if (analysisLike(t) && i + 1 < n && tags[i + 1].kind === Kind.Closer && analysisLike(tags[i + 1])) {
@@ -450,9 +461,19 @@ class Scan {
 						i = k - 1;
 						continue;
 					}
+					if (k < j && nextSumClose[k] > j && (tags[k].flags & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
+						// A summary opener, and no summary closer before the analysis closer: the summary was closed with </analysis>.
+						analysis.push({ start: t.start, end: tags[k].start });
+						i = k - 1;
+						continue;
+					}
 					analysis.push({ start: t.start, end: tags[j].end });
 					i = j;
 				} else if ((j = nextAny[i + 1]) < n) {
+					analysis.push({ start: t.start, end: tags[j].end });
+					i = j;
+				} else if ((j = nextSumClose[i + 1]) < nextSummary[i + 1]) {
+					// Closed by a summary closer before any summary opener: the wrong closer.
 					analysis.push({ start: t.start, end: tags[j].end });
 					i = j;
 				} else if ((j = nextSummary[i + 1]) < n) {
@@ -514,7 +535,7 @@ class Scan {
 			const u = tags[j];
 			for (; fi < this.fences.length && this.fences[fi].start <= u.line; fi++) {
 				const f = this.fences[fi];
-				if (outer !== "" && !fence && f.char === outer) {
+				if (outer !== "" && !fence && f.char === outer && trimRightSet(trimJS(this.text.slice(f.start, f.end)), f.char) === "") {
 					outer = "";
 				} else if (!fence) {
 					fence = true;
@@ -589,6 +610,7 @@ class Scan {
 		body = trimRobust(body, this.nel);
 		body = stripWrapperFence(body);
 		body = removeNestedAnalysis(body);
+		body = trimTagLines(body, this.nel);
 		return { body, closed, start: t.start, sections: sectionCount(body), degenerate: !hasContent(body) || isTemplate(body) };
 	}
 
@@ -609,15 +631,26 @@ class Scan {
 
 	marker(analysis: Region[]): string | undefined {
 		const text = this.text;
+		let open = false; // a structural opener waits for the closer of its block
+		let after = 0; // the end of the last structural tag
 		for (const t of this.tags) {
-			// The first closer after a structural opener closes that block, which the blocks rule judged: no orphan.
-			if (t.name === Name.Summary && t.kind === Kind.Opener && structural(t) && !inRegions(analysis, t.start)) break;
-			if (t.name !== Name.Summary || t.kind !== Kind.Closer || !structural(t) || inRegions(analysis, t.start)) continue;
+			if (!structural(t) || inRegions(analysis, t.start)) continue;
+			const prev = after;
+			after = t.end;
+			if (t.name !== Name.Summary) continue;
+			if (t.kind === Kind.Opener) {
+				open = true;
+				continue;
+			}
+			if (open) {
+				open = false; // the closer of a block, which the blocks rule judged: no orphan
+				continue;
+			}
 			const k = searchRegions(analysis, t.start);
-			const from = k > 0 ? analysis[k - 1].end : 0;
+			const afterAnalysis = k > 0 && analysis[k - 1].end >= prev;
+			const from = afterAnalysis ? analysis[k - 1].end : prev;
 			const body = trimRobust(text.slice(from, t.start), this.nel);
-			if (hasContent(body) && sectionCount(body) >= 3) return body;
-			break;
+			if (hasContent(body) && (afterAnalysis || sectionCount(body) >= 3)) return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? analysis[analysis.length - 1].start : -1;
 		let closeAt = -1;
@@ -689,6 +722,31 @@ function trimRobust(s: string, nel: boolean): string {
 	return trimFunc(s, (c) => invisible(c) && (c !== "\u0085" || nel));
 }
 
+// The lines at the ends of a body that hold one summary, analysis or think tag alone.
+function isTagLine(line: string): boolean {
+	const m = /^<[ \t]*\/?[ \t]*([A-Za-z]*)[ \t]*>$/.exec(trimFunc(line, invisible));
+	if (m === null) return false;
+	const name = tagNameOf(m[1] ?? "");
+	return name !== 0 && name !== Name.Example;
+}
+
+function trimTagLines(body: string, nel: boolean): string {
+	if (body.includes("```") || body.includes("~~~")) return body; // a tag line in fenced code is quoted
+	for (;;) {
+		const m = /\r\n|[\n\r\u0085\u2028\u2029]/.exec(body);
+		const first = m === null ? body : body.slice(0, m.index);
+		if (!body.startsWith("<") || !isTagLine(first)) break;
+		body = trimRobust(m === null ? "" : body.slice(m.index + m[0].length), nel);
+	}
+	for (;;) {
+		const m = /[\n\r\u0085\u2028\u2029][^\n\r\u0085\u2028\u2029]*$/.exec(body);
+		const start = m === null ? 0 : m.index + 1;
+		if (!body.endsWith(">") || !isTagLine(body.slice(start))) break;
+		body = trimRobust(body.slice(0, start), nel);
+	}
+	return body;
+}
+
 function stripWrapperFence(body: string): string {
 	const nl = body.indexOf("\n");
 	if (nl < 0 || !isFenceLine(body.slice(0, nl))) return body;
@@ -733,8 +791,8 @@ function hasContent(body: string): boolean {
 }
 
 function tagShapedOnly(l: string): boolean {
-	while (l !== "") {
-		l = trimLeftSet(l, " \t");
+	for (let n = 0; l !== ""; n++) {
+		l = n === 0 ? trimLeftSet(l, " \t") : trimFunc(l, invisible);
 		if (l === "") break;
 		if (l[0] !== "<") return false;
 		const m = l.slice(1).search(/[<>]/);
@@ -758,11 +816,18 @@ function isTemplate(body: string): boolean {
 		const l = trimSpaceGo(trimLeftSet(trimSpaceGo(line), "-*"));
 		if (l === "" || isHeadingOnly(l)) {
 			// neither
-		} else if (l.startsWith("[") && l.endsWith("]")) placeholders++;
+		} else if (isPlaceholder(l)) placeholders++;
 		else content++;
 		return true;
 	});
 	return placeholders >= 3 && placeholders > content;
+}
+
+// A placeholder of the prompt: a bracketed phrase with a word of three letters or more, or [...].
+function isPlaceholder(l: string): boolean {
+	if (l.length < 2 || !l.startsWith("[") || !l.endsWith("]")) return false;
+	const inner = l.slice(1, -1);
+	return inner === "..." || /[A-Za-z]{3}/.test(inner);
 }
 
 function trimLabel(l: string): string {

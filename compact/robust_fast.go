@@ -196,7 +196,7 @@ func (f *fast) blanksBefore(i int) (p int, lineStart, ok bool) {
 	return p, false, false
 }
 
-// blanksAfter reports whether only JavaScript whitespace follows position e on its line (a
+// blanksAfter reports whether only invisible characters follow position e on its line (a
 // closer there ends its line), and false after fastWalk bytes.
 func (f *fast) blanksAfter(e int) (lineEnd, ok bool) {
 	text := f.text
@@ -219,7 +219,7 @@ func (f *fast) blanksAfter(e int) (lineEnd, ok bool) {
 		switch {
 		case r == '\u2028' || r == '\u2029':
 			return true, true
-		case size == 1 && r == utf8.RuneError || !IsJSSpace(r):
+		case size == 1 && r == utf8.RuneError || !invisible(r):
 			return false, true
 		}
 		q += size

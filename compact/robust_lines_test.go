@@ -2,7 +2,6 @@ package compact
 
 import (
 	"math/rand/v2"
-	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -332,23 +331,8 @@ func TestWellFormedShapeAsSearched(t *testing.T) {
 // lines are split (main's scan.onlyLF; a U+0085 inside a line can hide a heading).
 func (sc *scan) markerRef(analysis []region) (string, bool) {
 	text := sc.text
-	for _, t := range sc.tags {
-		if t.name == nameSummary && t.kind == opener && t.structural() && !t.is(inAnalysis) {
-			break
-		}
-		if t.name != nameSummary || t.kind != closer || !t.structural() || t.is(inAnalysis) {
-			continue
-		}
-		from := 0
-		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 {
-			from = analysis[k-1].end
-		}
-		body := trimRobust(text[from:t.start], sc.nel)
-		sc.steps += len(body)
-		if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) && sectionsUpToRef(body, 3) >= 3 {
-			return body, true
-		}
-		break
+	if body, ok := sc.beforeOrphan(analysis); ok {
+		return body, true // the orphan closer is no line rule: one code for both
 	}
 	lastAnalysis := -1
 	if len(analysis) > 0 {
@@ -461,9 +445,13 @@ func TestMarkerAsLines(t *testing.T) {
 }
 
 func tagShapedOnlyRef(l string) bool {
-	for i := 0; ; {
-		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-			i++
+	for i, n := 0, 0; ; n++ {
+		for i < len(l) {
+			r, size := utf8.DecodeRuneInString(l[i:])
+			if r != ' ' && r != '\t' && (n == 0 || !invisible(r)) {
+				break
+			}
+			i += size
 		}
 		if i == len(l) {
 			return true

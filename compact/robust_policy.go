@@ -7,7 +7,7 @@ import (
 )
 
 // This file is robust's policy: summary blocks, the choice among them, markers, untagged
-// answers and trimming. Each function names the rule of ExtractRobust's doc comment it
+// answers and trimming. Each function names the rule of docs/robust.md it
 // implements.
 
 // candidate is one summary block.
@@ -156,8 +156,8 @@ func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next
 		for ; fi < len(sc.fences) && sc.fences[fi].start <= u.line; fi++ {
 			f := sc.fences[fi]
 			switch {
-			case outer != 0 && !fence && f.char == outer:
-				outer = 0 // closes the fence opened just before the opener
+			case outer != 0 && !fence && f.char == outer && sc.bareFence(f):
+				outer = 0 // closes the fence opened just before the opener (a line with an info string opens one)
 			case !fence:
 				fence, open = true, f.char
 				b.code = append(b.code, region{int(f.start), len(sc.text)})
@@ -277,6 +277,12 @@ func (sc *scan) fenceBefore(t tag) byte {
 	return 0
 }
 
+// bareFence reports a fence line without an info string: "```", not "```yaml".
+func (sc *scan) bareFence(f fenceLine) bool {
+	l := strings.TrimRight(TrimJS(sc.text[f.start:f.end]), string(f.char))
+	return l == ""
+}
+
 // afterDetails reports whether the last non-blank line before tag t's line (or t's own
 // line, before t) opens an HTML <details> element.
 func (sc *scan) afterDetails(t tag) bool {
@@ -313,6 +319,7 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 	body = trimRobust(body, sc.nel)
 	body = stripWrapperFence(body)
 	body = removeNestedAnalysis(body)
+	body = trimTagLines(body, sc.nel)
 	sc.steps += len(body)
 	c := candidate{body: body, closed: closed, start: int(t.start)}
 	c.sections = sectionCount(body)
@@ -454,6 +461,73 @@ func removeNestedAnalysis(body string) string {
 		return body
 	}
 	return TrimJS(body[end+len("</analysis>"):])
+}
+
+// trimTagLines drops the lines at the ends of a body that hold one summary, analysis or
+// think tag alone (rule "Trim"): an opener or a closer left over where the block was cut
+// (<sumary><analysis> then the text). Only a body that opens with '<' or ends with '>' can
+// have one, and only its first or last line is read; a body with a code fence keeps them.
+func trimTagLines(body string, nel bool) string {
+	if (len(body) == 0 || body[0] != '<' && body[len(body)-1] != '>') || strings.Contains(body, "```") || strings.Contains(body, "~~~") {
+		return body // a tag line in fenced code is quoted
+	}
+	for len(body) > 0 && body[0] == '<' {
+		end, next := len(body), len(body)
+		for i := 0; i < len(body); i++ {
+			if n := TerminatorLen(body, i); n > 0 {
+				end, next = i, i+n
+				break
+			}
+		}
+		if !isTagLine(body[:end]) {
+			break
+		}
+		body = trimRobust(body[next:], nel)
+	}
+	for len(body) > 0 && body[len(body)-1] == '>' {
+		start := 0 // the start of the last line
+		for i := len(body) - 1; i > 0; i-- {
+			if c := body[i-1]; c == '\n' || c == '\r' || (c == 0x85 || c == 0xa8 || c == 0xa9) && endsTerminatorAt(body, i) {
+				start = i
+				break
+			}
+		}
+		if !isTagLine(body[start:]) {
+			break
+		}
+		body = trimRobust(body[:start], nel)
+	}
+	return body
+}
+
+// endsTerminatorAt reports whether a U+0085, U+2028 or U+2029 ends right before s[i].
+func endsTerminatorAt(s string, i int) bool {
+	switch s[i-1] {
+	case 0x85:
+		return i >= 2 && s[i-2] == 0xc2
+	case 0xa8, 0xa9:
+		return i >= 3 && s[i-3] == 0xe2 && s[i-2] == 0x80
+	}
+	return false
+}
+
+// isTagLine reports a line that is one summary, analysis or think tag and blanks: <analysis>,
+// </ Summary >, <sumary>.
+func isTagLine(line string) bool {
+	l := strings.TrimFunc(line, invisible)
+	if len(l) < 3 || l[0] != '<' || l[len(l)-1] != '>' {
+		return false
+	}
+	j := skipBlanks(l, 1)
+	if j < len(l) && l[j] == '/' {
+		j = skipBlanks(l, j+1)
+	}
+	k := j
+	for k < len(l) && isASCIILetter(l[k]) {
+		k++
+	}
+	name, ok := tagNameOf(l[j:k])
+	return ok && name != nameExample && skipBlanks(l, k) == len(l)-1
 }
 
 // trimRobust is TrimJS plus the invisible characters; U+0085 only where it ends lines (rule
@@ -619,12 +693,28 @@ func isContentLine(line string) bool {
 }
 
 // tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
-// broken (<summ\xb3ry>), are not content.
+// broken (<summ\xb3ry>), are not content. After the first token a blank is any invisible
+// character, a Unicode space between two tags as much as an ASCII one.
 func tagShapedOnly(l string) bool {
 	prev, last := -1, -1 // the starts of the last two tokens
 	for i, n := 0, 0; ; n++ {
-		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-			i++
+		for i < len(l) {
+			c := l[i]
+			if c == ' ' || c == '\t' {
+				i++
+				continue
+			}
+			if n == 0 {
+				break
+			}
+			r, size := rune(c), 1
+			if c >= utf8.RuneSelf {
+				r, size = utf8.DecodeRuneInString(l[i:])
+			}
+			if !invisible(r) {
+				break
+			}
+			i += size
 		}
 		if i == len(l) {
 			return true
@@ -696,7 +786,7 @@ func isTemplate(body string) bool {
 		l = strings.TrimSpace(l[i:])
 		switch {
 		case l == "" || isHeadingOnly(l):
-		case strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]"):
+		case isPlaceholder(l):
 			placeholders++
 		default:
 			content++
@@ -704,6 +794,27 @@ func isTemplate(body string) bool {
 		return content < brackets // past that, placeholders can no longer outnumber content
 	})
 	return placeholders >= 3 && placeholders > content
+}
+
+// isPlaceholder reports a line that is one of the prompt's placeholders: a bracketed phrase
+// with a word of three letters or more ("[Detailed description]", "[Task 1]"), or "[...]".
+// A bracketed letter ("[C]") or an empty pair ("[]") is written content, however short.
+func isPlaceholder(l string) bool {
+	if len(l) < 2 || l[0] != '[' || l[len(l)-1] != ']' {
+		return false
+	}
+	inner, run := l[1:len(l)-1], 0
+	if inner == "..." {
+		return true
+	}
+	for i := 0; i < len(inner) && run < 3; i++ {
+		if isASCIILetter(inner[i]) {
+			run++
+		} else {
+			run = 0
+		}
+	}
+	return run >= 3
 }
 
 // marker finds a summary without an opening tag (rule "No tags"): before an orphan
@@ -714,23 +825,8 @@ func isTemplate(body string) bool {
 // bodies are parts of its body), so each is tried once.
 func (sc *scan) marker(analysis []region) (string, bool) {
 	text := sc.text
-	for _, t := range sc.tags {
-		if t.name == nameSummary && t.kind == opener && t.structural() && !t.is(inAnalysis) {
-			break // the first closer closes this opener's block, which the blocks rule judged: no orphan
-		}
-		if t.name != nameSummary || t.kind != closer || !t.structural() || t.is(inAnalysis) {
-			continue
-		}
-		from := 0
-		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 {
-			from = analysis[k-1].end
-		}
-		body := trimRobust(text[from:t.start], sc.nel)
-		sc.steps += len(body)
-		if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
-			return body, true
-		}
-		break
+	if body, ok := sc.beforeOrphan(analysis); ok {
+		return body, true
 	}
 	lastAnalysis := -1
 	if len(analysis) > 0 {
@@ -807,6 +903,45 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			}
 		}
 		start = next
+	}
+	return "", false
+}
+
+// beforeOrphan finds a summary before an orphan </summary> (rule "No tags"): a structural
+// closer that closes no block, outside analysis; the summary runs from the end of the last
+// structural tag or analysis block before it and has content: right after an analysis
+// block any, else at least three numbered sections.
+func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
+	text := sc.text
+	open := false // a structural opener waits for the closer of its block
+	after := 0    // the end of the last structural tag
+	for _, t := range sc.tags {
+		sc.steps++
+		if !t.structural() || t.is(inAnalysis) {
+			continue
+		}
+		prev := after
+		after = int(t.end)
+		if t.name != nameSummary {
+			continue
+		}
+		if t.kind == opener {
+			open = true
+			continue
+		}
+		if open {
+			open = false // the closer of a block, which the blocks rule judged: no orphan
+			continue
+		}
+		from, afterAnalysis := prev, false
+		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 && analysis[k-1].end >= prev {
+			from, afterAnalysis = analysis[k-1].end, true
+		}
+		body := trimRobust(text[from:t.start], sc.nel)
+		sc.steps += len(body)
+		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || sectionsUpTo(body, 3) >= 3) {
+			return body, true
+		}
 	}
 	return "", false
 }

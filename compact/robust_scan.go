@@ -412,7 +412,9 @@ func (sc *scan) firstVisible(start, end int) int {
 	return i
 }
 
-// contentEnd returns the end of text[start:end] without trailing JavaScript whitespace.
+// contentEnd returns the end of text[start:end] without trailing invisible characters: a
+// closer followed by a U+0085 (an ellipsis mis-decoded, or a line end) ends its line as one
+// followed by blanks does.
 func (sc *scan) contentEnd(start, end int) int {
 	if end > start && sc.text[end-1] > ' ' && sc.text[end-1] < 0x80 {
 		return end
@@ -420,7 +422,7 @@ func (sc *scan) contentEnd(start, end int) int {
 	j := end
 	for j > start {
 		r, size := utf8.DecodeLastRuneInString(sc.text[start:j])
-		if size == 1 && r == utf8.RuneError || !IsJSSpace(r) {
+		if size == 1 && r == utf8.RuneError || !invisible(r) {
 			break
 		}
 		j -= size
@@ -676,20 +678,24 @@ type region struct{ start, end int }
 // regions returns the analysis and think blocks and the example wrappers, in text order
 // (rules "Analysis" and "Echoed templates").
 func (sc *scan) regions() (analysis []region, examples []region) {
-	if sc.regionOpeners == 0 && sc.shortcuts {
-		return nil, nil // every region starts at an analysis, think or example opener
+	if sc.regionOpeners == 0 && sc.shortcuts && !sc.orphanCloser() {
+		return nil, nil // every region starts at an analysis, think or example opener or an orphan closer
 	}
 	tags := sc.tags
 	n := len(tags)
 	// For each tag index, the next structural analysis closer, the next analysis closer of
-	// any kind, the next structural summary opener and the next example closer at or after
-	// it (n for none): one backward pass, so the scan stays linear.
-	next := make([]int32, 4*(n+1))
-	nextStruct, nextAny, nextSummary, nextExample := next[:n+1], next[n+1:2*(n+1)], next[2*(n+1):3*(n+1)], next[3*(n+1):]
-	nextStruct[n], nextAny[n], nextSummary[n], nextExample[n] = int32(n), int32(n), int32(n), int32(n)
+	// any kind, the next structural summary opener, the next example closer and the next
+	// structural summary closer at or after it (n for none): one backward pass, so the scan
+	// stays linear.
+	next := make([]int32, 5*(n+1))
+	nextStruct, nextAny, nextSummary, nextExample, nextSumClose := next[:n+1], next[n+1:2*(n+1)], next[2*(n+1):3*(n+1)], next[3*(n+1):4*(n+1)], next[4*(n+1):]
+	nextStruct[n], nextAny[n], nextSummary[n], nextExample[n], nextSumClose[n] = int32(n), int32(n), int32(n), int32(n), int32(n)
 	for j := n - 1; j >= 0; j-- {
-		nextStruct[j], nextAny[j], nextSummary[j], nextExample[j] = nextStruct[j+1], nextAny[j+1], nextSummary[j+1], nextExample[j+1]
+		nextStruct[j], nextAny[j], nextSummary[j], nextExample[j], nextSumClose[j] = nextStruct[j+1], nextAny[j+1], nextSummary[j+1], nextExample[j+1], nextSumClose[j+1]
 		u := tags[j]
+		if u.kind == closer && u.name == nameSummary && u.structural() {
+			nextSumClose[j] = int32(j)
+		}
 		switch {
 		case u.kind == closer && u.analysisLike():
 			nextAny[j] = int32(j)
@@ -703,8 +709,22 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 		}
 	}
 	sc.steps += n
+	regionEnd := 0       // the end of the last analysis block
+	summarySeen := false // a structural summary opener outside analysis came before
 	for i := 0; i < n; i++ {
+		if len(analysis) > 0 {
+			regionEnd = analysis[len(analysis)-1].end
+		}
 		t := tags[i]
+		if t.kind == opener && t.name == nameSummary && t.structural() {
+			summarySeen = true
+		}
+		if t.kind == closer && t.analysisLike() && t.structural() && !summarySeen {
+			// An orphan closer: what came before it, back to the last analysis block, is
+			// analysis whose opener was lost.
+			analysis = append(analysis, region{regionEnd, int(t.end)})
+			continue
+		}
 		if t.kind != opener {
 			continue
 		}
@@ -727,9 +747,21 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 					i = k - 1
 					continue
 				}
+				if k := int(nextSummary[i+1]); k < j && int(nextSumClose[k]) > j && tags[k].is(atLineStart) && tags[k].is(atLineEnd) {
+					// A summary opener alone on its line, and no summary closer before the
+					// analysis closer: the analysis was left open and the summary closed with
+					// </analysis>. (An opener followed by prose on its line is prose about it.)
+					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
+					i = k - 1
+					continue
+				}
 				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
 				i = j
 			} else if j := int(nextAny[i+1]); j < n {
+				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
+				i = j
+			} else if j := int(nextSumClose[i+1]); j < int(nextSummary[i+1]) {
+				// Closed by a summary closer before any summary opener: the wrong closer.
 				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
 				i = j
 			} else if j := int(nextSummary[i+1]); j < n {
@@ -777,4 +809,19 @@ func inRegions(rs []region, pos int) bool {
 	}
 	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > pos })
 	return i < len(rs) && rs[i].start <= pos
+}
+
+// orphanCloser reports a structural analysis or think closer before any structural summary
+// opener: regions makes the text before it an analysis block.
+func (sc *scan) orphanCloser() bool {
+	for _, t := range sc.tags {
+		sc.steps++
+		switch {
+		case t.kind == opener && t.name == nameSummary && t.structural():
+			return false
+		case t.kind == closer && t.analysisLike() && t.structural():
+			return true
+		}
+	}
+	return false
 }

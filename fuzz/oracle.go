@@ -30,20 +30,45 @@ const (
 // Properties lists the properties in report order.
 var Properties = []string{PropLeak, PropBareTag, PropTagKept, PropLost, PropNondeterministic, PropSuperlinear}
 
-// anyTag matches the tags robust knows, in any case, with attributes and blanks, on one line.
-var anyTag = regexp.MustCompile(`(?i)<[ \t]*/?[ \t]*(summary|analysis|think|thinking|example)\b[^<>\n]*>`)
+// The tag names robust knows, in any ASCII letter case: (?i) would fold Unicode too, and
+// take "<ſummary>" (a long s) or a Kelvin sign for a tag, which a model never writes for one.
+var (
+	tagNames      = foldASCII("summary", "analysis", "think", "thinking", "example")
+	structNames   = foldASCII("summary", "analysis")
+	analysisNames = foldASCII("analysis", "think", "thinking")
+)
+
+// anyTag matches the tags robust knows, with attributes and blanks, on one line (no line
+// terminator of any kind inside: "<summary" and ">" on two lines are no tag).
+var anyTag = regexp.MustCompile(`<[ \t]*/?[ \t]*` + tagNames + `\b[^<>\n\r\x{85}\x{2028}\x{2029}]*>`)
 
 // tagLine matches a line that is one structural tag and nothing else.
-var tagLine = regexp.MustCompile(`(?i)^[ \t]*</?[ \t]*(summary|analysis)[ \t]*>[ \t]*$`)
+var tagLine = regexp.MustCompile(`^[ \t]*</?[ \t]*` + structNames + `[ \t]*>[ \t]*$`)
+
+// foldASCII returns a regexp group matching any of names in any ASCII letter case.
+func foldASCII(names ...string) string {
+	var b strings.Builder
+	b.WriteString("(")
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString("|")
+		}
+		for _, c := range n {
+			b.WriteString("[" + string(c) + strings.ToUpper(string(c)) + "]")
+		}
+	}
+	b.WriteString(")")
+	return b.String()
+}
 
 // bareTag reports a found summary that is only tags.
 func bareTag(e compact.Extraction) bool {
 	return e.OK && compact.TrimJS(anyTag.ReplaceAllString(e.Summary, "")) == ""
 }
 
-// keptTagLine returns the first structural tag line of s, or "".
-func keptTagLine(s string) string {
-	for _, l := range lines(s) {
+// keptTagLine returns the first structural tag line of s, a part of text, or "".
+func keptTagLine(s, text string) string {
+	for _, l := range linesOf(s, text) {
 		if tagLine.MatchString(l) {
 			return strings.TrimSpace(l)
 		}
@@ -51,30 +76,44 @@ func keptTagLine(s string) string {
 	return ""
 }
 
-// lines splits s at every line terminator JavaScript or Go knows.
-func lines(s string) []string {
+// lines splits text at every line terminator JavaScript or Go knows, U+0085 included only
+// where the text has no "\n" or "\r": among those a U+0085 is a character (an ellipsis
+// mis-decoded from Windows-1252), as robust reads it (compact.ExtractRobust, rule "Trim").
+func lines(text string) []string { return linesOf(text, text) }
+
+// linesOf is lines for s, a part of text, split as text is.
+func linesOf(s, text string) []string {
+	if strings.ContainsAny(text, "\n\r") {
+		s = strings.ReplaceAll(s, "\u0085", "\x00\x00") // two bytes, as U+0085: never a line end
+	}
 	return drift.Lines(s)
 }
 
 // strictAnalysis returns the lines (trimmed, at least drift.MinAnalysisLine bytes) that the
 // text holds only inside closed analysis blocks that nobody could read otherwise: an
-// "<analysis>" line outside any summary block, then lines without any tag or fence, then
-// an "</analysis>" line. A line that also stands outside such a block is not returned; an
-// analysis block inside a summary block is part of that summary, as drift counts it.
+// "<analysis>" line outside any summary block and fenced code, then lines without any tag or fence, then
+// an "</analysis>" line. A line that also stands outside such a block, whole or as part of
+// a line, is not returned; an analysis block inside a summary block is part of that summary,
+// as drift counts it.
 func strictAnalysis(text string) map[string]bool {
 	ls := lines(text)
 	inside := map[string]bool{}
 	outside := map[string]bool{}
-	inSummary := false // after a "<summary>" line and before its "</summary>" line
+	var outsideLines []string // the lines outside the blocks, as written
+	inSummary := false        // after a "<summary>" line and before its "</summary>" line
+	fence := false            // inside fenced code, where an analysis block is quoted
 	for i := 0; i < len(ls); i++ {
 		switch {
 		case isTag(ls[i], "<summary>"):
 			inSummary = true
 		case isTag(ls[i], "</summary>"):
 			inSummary = false
+		case isFence(ls[i]):
+			fence = !fence
 		}
-		if inSummary || !isTag(ls[i], "<analysis>") {
+		if inSummary || fence || !isTag(ls[i], "<analysis>") {
 			outside[strings.TrimSpace(ls[i])] = true
+			outsideLines = append(outsideLines, ls[i])
 			continue
 		}
 		j := i + 1
@@ -83,6 +122,7 @@ func strictAnalysis(text string) map[string]bool {
 		}
 		if j == len(ls) || !isTag(ls[j], "</analysis>") {
 			outside[strings.TrimSpace(ls[i])] = true
+			outsideLines = append(outsideLines, ls[i])
 			continue
 		}
 		for _, l := range ls[i+1 : j] {
@@ -92,9 +132,10 @@ func strictAnalysis(text string) map[string]bool {
 		}
 		i = j
 	}
+	rest := strings.Join(outsideLines, "\n")
 	for l := range inside {
-		if outside[l] {
-			delete(inside, l)
+		if outside[l] || strings.Contains(rest, l) {
+			delete(inside, l) // the text says it outside the analysis too: the summary may
 		}
 	}
 	return inside
@@ -111,7 +152,7 @@ func leakedLine(text string, e compact.Extraction) string {
 	if len(analysis) == 0 {
 		return ""
 	}
-	for _, l := range lines(e.Summary) {
+	for _, l := range linesOf(e.Summary, text) {
 		if t := strings.TrimSpace(l); analysis[t] {
 			return t
 		}
@@ -120,12 +161,46 @@ func leakedLine(text string, e compact.Extraction) string {
 }
 
 // analysisTag matches an analysis opener or closer in any spelling robust knows.
-var analysisTag = regexp.MustCompile(`(?i)<[ \t]*(/?)[ \t]*(analysis|think|thinking)\b[^<>\n]*>`)
+var analysisTag = regexp.MustCompile(`<[ \t]*(/?)[ \t]*` + analysisNames + `\b[^<>\n\r\x{85}\x{2028}\x{2029}]*>`)
+
+// marksAnalysis reports a text that marks where its analysis starts and ends: an analysis
+// opener and an analysis closer in any spelling outside fenced code. Inside a fence an
+// analysis block may be quoted; with no closer, where the analysis stops is a guess (a line
+// that opens with "<summary>" may be prose about the tag), and with no opener where it
+// starts (after a summary with no closer, say); with no tag at all nothing tells the
+// analysis from the summary.
+func marksAnalysis(text string) bool {
+	fence, opened := false, false
+	for _, l := range lines(text) {
+		if isFence(l) {
+			fence = !fence
+			continue
+		}
+		if fence {
+			continue
+		}
+		for _, m := range analysisTag.FindAllStringSubmatch(l, -1) {
+			if m[1] == "/" && opened {
+				return true
+			}
+			opened = opened || m[1] == ""
+		}
+	}
+	return false
+}
+
+// isFence reports a code fence line.
+func isFence(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+}
 
 // visibleSummary reports whether text holds a block any reader takes for the summary: a
 // "<summary>" line outside every analysis region (from an analysis opener in any spelling
 // to its closer, or to the end when it has none), then at least one line with a letter or
-// digit and no tag or fence, then a "</summary>" line.
+// digit and no tag or fence, then a "</summary>" line. A body whose [bracketed] lines are
+// three or more and outnumber the others may be the prompt's template echoed ("[Detailed
+// description]"): no reader can tell it from a summary.
 func visibleSummary(text string) bool {
 	ls := lines(text)
 	inAnalysis := false
@@ -136,10 +211,20 @@ func visibleSummary(text string) bool {
 		if inAnalysis || !isTag(ls[i], "<summary>") {
 			continue
 		}
-		body := false
+		body, bracketed, other := false, 0, 0
 		j := i + 1
 		for ; j < len(ls) && !anyTag.MatchString(ls[j]) && !strings.Contains(ls[j], "```"); j++ {
-			body = body || strings.IndexFunc(ls[j], isAlnum) >= 0
+			t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(ls[j]), "-*"))
+			switch {
+			case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]"):
+				bracketed++
+			case t != "":
+				other++
+			}
+			body = body || strings.IndexFunc(t, isAlnum) >= 0
+		}
+		if bracketed >= 3 && bracketed > other {
+			continue // placeholders, [Detailed description]: maybe the prompt's template echoed
 		}
 		if j < len(ls) && isTag(ls[j], "</summary>") && body {
 			return true
@@ -166,23 +251,40 @@ func check(text string, e compact.Extraction, want *corpus.Intended, s *drift.Sa
 		out = append(out, violation{PropBareTag, "the summary is only tags: " + quote(e.Summary, 80)})
 	}
 	leak := leakedLine(text, e)
-	if leak == "" && s != nil && drift.Judge(*s, e).Leaked {
+	if leak == "" && s != nil && marksAnalysis(text) && drift.Judge(*s, e).Leaked {
+		// Only where a tag marks the analysis can a reader tell it from the summary: with
+		// every analysis tag gone, the sample is ambiguous, not a failure.
 		leak = "(a line of the sample's analysis)"
 	}
 	if leak != "" {
 		out = append(out, violation{PropLeak, "the summary holds analysis text: " + quote(leak, 80)})
 	}
-	if tl := keptTagLine(e.Summary); e.OK && tl != "" && !fenced(text) && (want != nil && keptTagLine(want.Summary) == "" || want == nil && !quotesTagLine(text)) {
+	if tl := keptTagLine(e.Summary, text); e.OK && tl != "" && !fenced(text) && (want != nil && keptTagLine(want.Summary, text) == "" || want == nil && !quotesTagLine(text)) {
 		out = append(out, violation{PropTagKept, "the summary keeps the tag line " + tl})
 	}
 	switch {
 	case e.OK:
-	case want != nil && want.Found && (s == nil || !s.Ambiguous):
+	case want != nil && want.Found && (s == nil || !s.Ambiguous) && !headingsOnly(want.Summary, text):
 		out = append(out, violation{PropLost, "nothing returned; the intended summary begins " + quote(want.Summary, 60)})
 	case want == nil && visibleSummary(text):
 		out = append(out, violation{PropLost, "nothing returned for a text with a closed summary block"})
 	}
 	return out
+}
+
+// sectionHeading matches a line that is only a numbered section heading: "3. Files and Code
+// Sections:", "**1. Primary Request and Intent:**".
+var sectionHeading = regexp.MustCompile(`^[#* ]*[1-9][.)][^:]*:[* ]*$`)
+
+// headingsOnly reports an intended summary (a part of text) that holds section headings and
+// nothing else, as an answer cut after its first heading does: there is nothing to lose.
+func headingsOnly(summary, text string) bool {
+	for _, l := range linesOf(summary, text) {
+		if !sectionHeading.MatchString(strings.TrimSpace(l)) {
+			return false
+		}
+	}
+	return true
 }
 
 // fenced reports a text that holds a code fence or an example block: there a tag line may
@@ -200,7 +302,7 @@ func stillFails(prop, text string, e compact.Extraction) bool {
 	case PropLeak:
 		return leakedLine(text, e) != ""
 	case PropTagKept:
-		return e.OK && keptTagLine(e.Summary) != "" && !fenced(text) && !quotesTagLine(text)
+		return e.OK && keptTagLine(e.Summary, text) != "" && !fenced(text) && !quotesTagLine(text)
 	case PropLost:
 		return !e.OK && visibleSummary(text)
 	}
