@@ -25,7 +25,7 @@
 //
 // # Facts
 //
-// Facts are extracted from every message after redaction: internal/redact's rules, and
+// Facts are extracted from every message after redaction: the caller's Options.Redact (compacteval passes gitleaks' rules and its own), and
 // the values of credential query parameters in URLs (?api_key=, &token=, ...), are removed
 // first (in tool output and tool call inputs, from the lines that may hold a secret), so
 // that no fact holds a secret. Closing tags (</div>) and slash commands (/compact at a
