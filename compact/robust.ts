@@ -7,6 +7,7 @@
 // robust_scan.go, robust_policy.go), whose doc comment states the policy; the two are held
 // equal by a differential test (compact/robust_ts_test.go) on the corpus, the drift matrix and
 // generated inputs. It has no dependencies and runs in time linear in the length of the text.
+// The npm package @compacteval/robust (npm/robust, make npm-robust) is this file, types stripped.
 //
 // On a well-formed answer (an analysis block, then one summary block, tags alone on their
 // lines) it returns exactly what the seed's extractSummary returns. Otherwise it never loses
