@@ -6,7 +6,7 @@ OUT ?= reports/latest
 # The release's version: the tag at HEAD (make dist VERSION=v0.3.0 to name another).
 VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
 
-.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift peers dist npm
+.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift peers dist npm npm-robust
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -58,3 +58,6 @@ dist: ## cross-build the release archives and SHA256SUMS into dist/ (VERSION=vX.
 
 npm: dist ## the npm packages of the CLI (a launcher and one per platform) from dist/ into dist/npm/
 	$(GO) run ./scripts/npm -dist dist -out dist/npm
+
+npm-robust: ## the npm package @compacteval/robust (robust.ts as an ES module) into dist/npm/robust/
+	$(GO) run ./scripts/npmrobust -out dist/npm/robust

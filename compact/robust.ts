@@ -7,6 +7,7 @@
 // robust_scan.go, robust_policy.go), whose doc comment states the policy; the two are held
 // equal by a differential test (compact/robust_ts_test.go) on the corpus, the drift matrix and
 // generated inputs. It has no dependencies and runs in time linear in the length of the text.
+// The npm package @compacteval/robust (npm/robust, make npm-robust) is this file, types stripped.
 //
 // On a well-formed answer (an analysis block, then one summary block, tags alone on their
 // lines) it returns exactly what the seed's extractSummary returns. Otherwise it never loses
@@ -15,17 +16,12 @@
 // return their text minus analysis), and never returns the text of a closed analysis block
 // or a bare tag. It returns undefined where there is no summary.
 
-const enum Kind {
-	Opener,
-	Closer,
-}
+// Plain const objects rather than const enums, so Node's type stripping runs this file.
+const Kind = { Opener: 0, Closer: 1 } as const;
+type Kind = (typeof Kind)[keyof typeof Kind];
 
-const enum Name {
-	Summary = 1,
-	Analysis,
-	Think,
-	Example,
-}
+const Name = { Summary: 1, Analysis: 2, Think: 3, Example: 4 } as const;
+type Name = (typeof Name)[keyof typeof Name];
 
 // How many blocks may end at a fallback closer: each such block has scanned to the end.
 const MAX_FALLBACKS = 8;
@@ -63,6 +59,13 @@ interface Candidate {
 	degenerate: boolean;
 }
 
+// at returns xs[i]; every caller indexes within bounds, so undefined is a broken invariant.
+function at<T>(xs: ArrayLike<T>, i: number): T {
+	const x = xs[i];
+	if (x === undefined) throw new RangeError(`robust: index ${i} out of range [0, ${xs.length})`);
+	return x;
+}
+
 function isJSSpace(c: string): boolean {
 	switch (c) {
 		case "\t":
@@ -95,15 +98,15 @@ function invisible(c: string): boolean {
 }
 
 function onlyInvisible(s: string): boolean {
-	for (let i = 0; i < s.length; i++) if (!invisible(s[i])) return false;
+	for (let i = 0; i < s.length; i++) if (!invisible(s.charAt(i))) return false;
 	return true;
 }
 
 function trimFunc(s: string, cut: (c: string) => boolean): string {
 	let i = 0;
 	let j = s.length;
-	while (i < j && cut(s[i])) i++;
-	while (j > i && cut(s[j - 1])) j--;
+	while (i < j && cut(s.charAt(i))) i++;
+	while (j > i && cut(s.charAt(j - 1))) j--;
 	return s.slice(i, j);
 }
 
@@ -112,13 +115,13 @@ const trimSpaceGo = (s: string): string => trimFunc(s, isGoSpace);
 
 function trimLeftSet(s: string, set: string): string {
 	let i = 0;
-	while (i < s.length && set.includes(s[i])) i++;
+	while (i < s.length && set.includes(s.charAt(i))) i++;
 	return s.slice(i);
 }
 
 function trimRightSet(s: string, set: string): string {
 	let j = s.length;
-	while (j > 0 && set.includes(s[j - 1])) j--;
+	while (j > 0 && set.includes(s.charAt(j - 1))) j--;
 	return s.slice(0, j);
 }
 
@@ -206,10 +209,10 @@ function inRegions(rs: Region[], pos: number): boolean {
 	let hi = rs.length;
 	while (lo < hi) {
 		const m = (lo + hi) >> 1;
-		if (rs[m].end > pos) hi = m;
+		if (at(rs, m).end > pos) hi = m;
 		else lo = m + 1;
 	}
-	return lo < rs.length && rs[lo].start <= pos;
+	return lo < rs.length && at(rs, lo).start <= pos;
 }
 
 function searchRegions(rs: Region[], from: number): number {
@@ -217,7 +220,7 @@ function searchRegions(rs: Region[], from: number): number {
 	let hi = rs.length;
 	while (lo < hi) {
 		const m = (lo + hi) >> 1;
-		if (rs[m].end > from) hi = m;
+		if (at(rs, m).end > from) hi = m;
 		else lo = m + 1;
 	}
 	return lo;
@@ -310,9 +313,9 @@ class Scan {
 				lineStart = this.lineStart(i, lo);
 				lineEnd = this.lineEnd(i);
 				firstVisible = lineStart;
-				while (firstVisible < lineEnd && invisible(text[firstVisible])) firstVisible++;
+				while (firstVisible < lineEnd && invisible(text.charAt(firstVisible))) firstVisible++;
 				contentEnd = lineEnd;
-				while (contentEnd > lineStart && invisible(text[contentEnd - 1])) contentEnd--;
+				while (contentEnd > lineStart && invisible(text.charAt(contentEnd - 1))) contentEnd--;
 				lastTick = text.slice(i, lineEnd).lastIndexOf("`");
 				if (lastTick >= 0) lastTick += i;
 				tickPos = lineStart;
@@ -332,7 +335,7 @@ class Scan {
 			if (i === firstVisible) t.flags |= AT_LINE_START;
 			if (t.end >= contentEnd) t.flags |= AT_LINE_END;
 			if (ticks % 2 === 1 && lastTick >= t.end) t.flags |= IN_CODE;
-			if (prev >= 0 && this.tags[prev].kind === Kind.Closer && onlyInvisible(text.slice(this.tags[prev].end, i))) t.flags |= AFTER_CLOSER;
+			if (prev >= 0 && at(this.tags, prev).kind === Kind.Closer && onlyInvisible(text.slice(at(this.tags, prev).end, i))) t.flags |= AFTER_CLOSER;
 			prev = this.tags.length;
 			if (t.name === Name.Summary && t.kind === Kind.Opener && !structural(t) && !(t.flags & IN_CODE)) this.inlineOpeners++;
 			this.tags.push(t);
@@ -343,17 +346,17 @@ class Scan {
 	private parseTag(i: number, end: number, next: { gt: number; lt: number }): Tag | undefined {
 		const text = this.text;
 		let j = skipBlanks(text, i + 1, end);
-		let kind = Kind.Opener;
+		let kind: Kind = Kind.Opener;
 		if (j < end && text[j] === "/") {
 			kind = Kind.Closer;
 			j = skipBlanks(text, j + 1, end);
 		}
 		let k = j;
-		while (k < end && isASCIILetter(text[k])) k++;
+		while (k < end && isASCIILetter(text.charAt(k))) k++;
 		const name = tagNameOf(text.slice(j, k));
 		if (name === 0) return undefined;
 		const t: Tag = { start: i, end: 0, line: 0, name, kind, flags: 0 };
-		if (kind === Kind.Closer || (k < end && text[k] !== " " && text[k] !== ">")) {
+		if (kind === Kind.Closer || (k < end && text.charAt(k) !== " " && text.charAt(k) !== ">")) {
 			const k2 = skipBlanks(text, k, end);
 			if (k2 >= end || text[k2] !== ">") return undefined;
 			t.end = k2 + 1;
@@ -391,7 +394,7 @@ class Scan {
 			const start = this.lineStart(i, lo);
 			const end = this.lineEnd(i);
 			let f = start;
-			while (f < i && isJSSpace(text[f])) f++;
+			while (f < i && isJSSpace(text.charAt(f))) f++;
 			if (f === i) out.push({ start, end, char: c });
 			const nl = this.nextLine(end);
 			if (nl < 0) break;
@@ -411,12 +414,12 @@ class Scan {
 		const nextSumClose = new Int32Array(n + 1);
 		nextStruct[n] = nextAny[n] = nextSummary[n] = nextExample[n] = nextSumClose[n] = n;
 		for (let j = n - 1; j >= 0; j--) {
-			nextStruct[j] = nextStruct[j + 1];
-			nextAny[j] = nextAny[j + 1];
-			nextSummary[j] = nextSummary[j + 1];
-			nextExample[j] = nextExample[j + 1];
-			nextSumClose[j] = nextSumClose[j + 1];
-			const u = tags[j];
+			nextStruct[j] = at(nextStruct, j + 1);
+			nextAny[j] = at(nextAny, j + 1);
+			nextSummary[j] = at(nextSummary, j + 1);
+			nextExample[j] = at(nextExample, j + 1);
+			nextSumClose[j] = at(nextSumClose, j + 1);
+			const u = at(tags, j);
 			if (u.kind === Kind.Closer && u.name === Name.Summary && structural(u)) nextSumClose[j] = j;
 			if (u.kind === Kind.Closer && analysisLike(u)) {
 				nextAny[j] = j;
@@ -431,7 +434,7 @@ class Scan {
 		const examples: Region[] = [];
 		let summarySeen = false;
 		for (let i = 0; i < n; i++) {
-			const t = tags[i];
+			const t = at(tags, i);
 			if (t.kind === Kind.Opener && t.name === Name.Summary && structural(t)) summarySeen = true;
 			if (t.kind === Kind.Closer && analysisLike(t) && structural(t) && !summarySeen) {
 				// An orphan closer: what came before it, back to the last analysis block, is analysis.
@@ -441,43 +444,43 @@ class Scan {
 			}
 			if (t.kind !== Kind.Opener) continue;
 			if (!structural(t)) {
-				if (analysisLike(t) && i + 1 < n && tags[i + 1].kind === Kind.Closer && analysisLike(tags[i + 1])) {
-					analysis.push({ start: t.start, end: tags[i + 1].end });
+				if (analysisLike(t) && i + 1 < n && at(tags, i + 1).kind === Kind.Closer && analysisLike(at(tags, i + 1))) {
+					analysis.push({ start: t.start, end: at(tags, i + 1).end });
 					i++;
 				}
 				continue;
 			}
 			if (t.name === Name.Analysis || t.name === Name.Think) {
-				let j = nextStruct[i + 1];
+				let j = at(nextStruct, i + 1);
 				if (j < n) {
-					const k = nextSummary[i + 1];
+					const k = at(nextSummary, i + 1);
 					if (
 						k < j &&
-						tags[j - 1].name === Name.Summary &&
-						tags[j - 1].kind === Kind.Closer &&
-						onlyInvisible(this.text.slice(tags[j - 1].end, tags[j].start))
+						at(tags, j - 1).name === Name.Summary &&
+						at(tags, j - 1).kind === Kind.Closer &&
+						onlyInvisible(this.text.slice(at(tags, j - 1).end, at(tags, j).start))
 					) {
-						analysis.push({ start: t.start, end: tags[k].start });
+						analysis.push({ start: t.start, end: at(tags, k).start });
 						i = k - 1;
 						continue;
 					}
-					if (k < j && nextSumClose[k] > j && (tags[k].flags & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
+					if (k < j && at(nextSumClose, k) > j && (at(tags, k).flags & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
 						// A summary opener, and no summary closer before the analysis closer: the summary was closed with </analysis>.
-						analysis.push({ start: t.start, end: tags[k].start });
+						analysis.push({ start: t.start, end: at(tags, k).start });
 						i = k - 1;
 						continue;
 					}
-					analysis.push({ start: t.start, end: tags[j].end });
+					analysis.push({ start: t.start, end: at(tags, j).end });
 					i = j;
-				} else if ((j = nextAny[i + 1]) < n) {
-					analysis.push({ start: t.start, end: tags[j].end });
+				} else if ((j = at(nextAny, i + 1)) < n) {
+					analysis.push({ start: t.start, end: at(tags, j).end });
 					i = j;
-				} else if ((j = nextSumClose[i + 1]) < nextSummary[i + 1]) {
+				} else if ((j = at(nextSumClose, i + 1)) < at(nextSummary, i + 1)) {
 					// Closed by a summary closer before any summary opener: the wrong closer.
-					analysis.push({ start: t.start, end: tags[j].end });
+					analysis.push({ start: t.start, end: at(tags, j).end });
 					i = j;
-				} else if ((j = nextSummary[i + 1]) < n) {
-					analysis.push({ start: t.start, end: tags[j].start });
+				} else if ((j = at(nextSummary, i + 1)) < n) {
+					analysis.push({ start: t.start, end: at(tags, j).start });
 					i = j - 1;
 				} else {
 					analysis.push({ start: t.start, end: this.text.length });
@@ -485,8 +488,8 @@ class Scan {
 					i = n;
 				}
 			} else if (t.name === Name.Example) {
-				const j = nextExample[i + 1];
-				if (j < n) examples.push({ start: t.start, end: tags[j].end });
+				const j = at(nextExample, i + 1);
+				if (j < n) examples.push({ start: t.start, end: at(tags, j).end });
 			}
 		}
 		return { analysis, examples };
@@ -498,7 +501,7 @@ class Scan {
 		let best: Candidate | undefined;
 		let seen = false;
 		for (let i = 0; i < tags.length; i++) {
-			const t = tags[i];
+			const t = at(tags, i);
 			if (t.name !== Name.Summary || t.kind !== Kind.Opener || t.flags & IN_CODE || (!structural(t) && (!inline || this.htmlOnLine(t))) || inRegions(analysis, t.start))
 				continue;
 			const e = this.blockEnd(i, analysis, fallbacks > 0);
@@ -520,21 +523,21 @@ class Scan {
 
 	private blockEnd(i: number, analysis: Region[], fallbacks: boolean): { pos: number; code: Region[]; closed: boolean; next: number; byFallback: boolean } {
 		const tags = this.tags;
-		const t = tags[i];
+		const t = at(tags, i);
 		const code: Region[] = [];
 		const text = this.text;
 		let fence = false;
 		let fi = 0;
-		while (fi < this.fences.length && this.fences[fi].start <= t.line) fi++;
+		while (fi < this.fences.length && at(this.fences, fi).start <= t.line) fi++;
 		let fenced = -1;
 		let wrongCloser = -1;
 		let html = 0;
 		let outer = this.fenceBefore(t);
 		let open = "";
 		for (let j = i + 1; j < tags.length; j++) {
-			const u = tags[j];
-			for (; fi < this.fences.length && this.fences[fi].start <= u.line; fi++) {
-				const f = this.fences[fi];
+			const u = at(tags, j);
+			for (; fi < this.fences.length && at(this.fences, fi).start <= u.line; fi++) {
+				const f = at(this.fences, fi);
 				if (outer !== "" && !fence && f.char === outer && trimRightSet(trimJS(this.text.slice(f.start, f.end)), f.char) === "") {
 					outer = "";
 				} else if (!fence) {
@@ -543,7 +546,7 @@ class Scan {
 					code.push({ start: f.start, end: text.length });
 				} else if (f.char === open) {
 					fence = false;
-					code[code.length - 1].end = f.end;
+					at(code, code.length - 1).end = f.end;
 				}
 			}
 			if (u.name === Name.Summary && inRegions(analysis, u.start)) continue;
@@ -557,9 +560,9 @@ class Scan {
 				u.kind === Kind.Opener &&
 				(u.line !== t.line || !structural(u)) &&
 				j + 1 < tags.length &&
-				tags[j + 1].name === Name.Summary &&
-				tags[j + 1].kind === Kind.Closer &&
-				tags[j + 1].line === u.line
+				at(tags, j + 1).name === Name.Summary &&
+				at(tags, j + 1).kind === Kind.Closer &&
+				at(tags, j + 1).line === u.line
 			) {
 				j++;
 				continue;
@@ -575,9 +578,9 @@ class Scan {
 			if (u.kind === Kind.Opener && structural(u)) return { pos: u.start, code, closed: false, next: j - 1, byFallback: false };
 			if (u.kind === Kind.Closer && (structural(u) || u.line === t.line)) return { pos: u.start, code, closed: true, next: j, byFallback: false };
 		}
-		if (fallbacks && wrongCloser >= 0 && !inRegions(analysis, tags[wrongCloser].start))
-			return { pos: tags[wrongCloser].start, code, closed: true, next: wrongCloser, byFallback: true };
-		if (fallbacks && fenced >= 0) return { pos: tags[fenced].start, code, closed: true, next: fenced, byFallback: true };
+		if (fallbacks && wrongCloser >= 0 && !inRegions(analysis, at(tags, wrongCloser).start))
+			return { pos: at(tags, wrongCloser).start, code, closed: true, next: wrongCloser, byFallback: true };
+		if (fallbacks && fenced >= 0) return { pos: at(tags, fenced).start, code, closed: true, next: fenced, byFallback: true };
 		return { pos: text.length, code, closed: false, next: tags.length, byFallback: false };
 	}
 
@@ -618,11 +621,11 @@ class Scan {
 		const text = this.text;
 		const parts: string[] = [];
 		let cut = false;
-		for (let i = searchRegions(rs, from); i < rs.length && rs[i].start < to; i++) {
-			if (code.length > 0 && inRegions(code, rs[i].start)) continue;
+		for (let i = searchRegions(rs, from); i < rs.length && at(rs, i).start < to; i++) {
+			if (code.length > 0 && inRegions(code, at(rs, i).start)) continue;
 			cut = true;
-			if (rs[i].start > from) parts.push(text.slice(from, rs[i].start));
-			from = Math.max(from, rs[i].end);
+			if (at(rs, i).start > from) parts.push(text.slice(from, at(rs, i).start));
+			from = Math.max(from, at(rs, i).end);
 		}
 		if (!cut) return text.slice(from, to);
 		if (from < to) parts.push(text.slice(from, to));
@@ -647,12 +650,12 @@ class Scan {
 				continue;
 			}
 			const k = searchRegions(analysis, t.start);
-			const afterAnalysis = k > 0 && analysis[k - 1].end >= prev;
-			const from = afterAnalysis ? analysis[k - 1].end : prev;
+			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
+			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
 			const body = trimRobust(text.slice(from, t.start), this.nel);
 			if (hasContent(body) && (afterAnalysis || sectionCount(body) >= 3)) return body;
 		}
-		const lastAnalysis = analysis.length > 0 ? analysis[analysis.length - 1].start : -1;
+		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;
 		let closeAt = -1;
 		let failedClose = -2;
 		const headingTried = [false, false];
@@ -769,7 +772,7 @@ function sectionCount(s: string): number {
 	let n = 0;
 	eachLine(s, (line) => {
 		const l = trimLeftSet(line, " \t#*>-");
-		if (l.length < 3 || l[0] < "1" || l[0] > "9" || (l[1] !== "." && l[1] !== ")")) return true;
+		if (l.length < 3 || l.charAt(0) < "1" || l.charAt(0) > "9" || (l.charAt(1) !== "." && l.charAt(1) !== ")")) return true;
 		const d = l.charCodeAt(0) - 48;
 		if (!seen[d]) {
 			seen[d] = true;
@@ -804,7 +807,7 @@ function tagShapedOnly(l: string): boolean {
 
 function isHeadingOnly(l: string): boolean {
 	l = trimLeftSet(l, "#* ");
-	if (l.length < 3 || l[0] < "1" || l[0] > "9" || l[1] !== ".") return false;
+	if (l.length < 3 || l.charAt(0) < "1" || l.charAt(0) > "9" || l.charAt(1) !== ".") return false;
 	return trimRightSet(l, "* ").endsWith(":") && Array.from(l).length < 60;
 }
 
@@ -877,9 +880,9 @@ function wellFormed(text: string): string | undefined {
 	// The seed's line-anchored pattern; one opener and one closer keep it linear here.
 	const m = text.match(/^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m);
 	if (!m) return undefined;
-	const summary = m[1].trim();
+	const summary = (m[1] ?? "").trim(); // the group always takes part in a match
 	// Headings alone are no summary, however well the tags are placed.
-	if (summary === "" || sectionCount(summary) < 5 || isFenceLine(summary.split("\n")[0]) || !hasContent(summary)) return undefined;
+	if (summary === "" || sectionCount(summary) < 5 || isFenceLine(summary.split("\n")[0] ?? "") || !hasContent(summary)) return undefined;
 	return summary;
 }
 
