@@ -260,6 +260,7 @@ func Parse(file string, data []byte, wantID string) (*Case, error) {
 	root := doc.Content[0]
 	p.root = root
 	p.checkKeys(root, "", caseKeys)
+	p.checkTags(root, "")
 	// checkKeys is the strict-fields check (with positions and suggestions), so the node is
 	// decoded directly rather than parsed a second time by a KnownFields decoder.
 	if hasUnknownField(p.problems) {
@@ -323,6 +324,36 @@ func (p *parser) rawChars(data []byte) {
 		}
 		i += size
 		col++
+	}
+}
+
+// nonStringKeys are the case fields whose values are not strings; parameters holds any
+// value. On every other scalar, yaml.v3 takes an explicit tag's text as the string (and
+// base64-decodes a !!binary one) without a word, so such a tag is a problem.
+var nonStringKeys = map[string]bool{"version": true, "kept_tail": true, "message": true, "found": true, "truncated": true, "usage": true, "parameters": true}
+
+// checkTags reports explicitly tagged scalars that yaml.v3 would decode into a string field
+// other than as written: any tag but !!str there, and !!binary anywhere. key is the mapping
+// key n is the value of.
+func (p *parser) checkTags(n *yaml.Node, key string) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if key == "parameters" || key == "usage" {
+				k = key // the values inside are not strings either
+			}
+			p.checkTags(n.Content[i+1], k)
+		}
+	case yaml.SequenceNode:
+		for _, e := range n.Content {
+			p.checkTags(e, key)
+		}
+	case yaml.ScalarNode:
+		tagged := n.Style&yaml.TaggedStyle != 0 && n.Tag != "!!str"
+		if tagged && (n.Tag == "!!binary" || !nonStringKeys[key]) {
+			p.add(n.Line, n.Column, "%s is a string field: the tag %s is not accepted there (write the text itself, plain or quoted)", key, n.Tag)
+		}
 	}
 }
 

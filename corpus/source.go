@@ -37,6 +37,10 @@ type Corpus struct {
 	Sources []Source
 	// Problems are the case files that did not load, with their positions.
 	Problems Problems
+	// Repeated are the case files a later source reached again (the same file by its real
+	// path, through a sub-folder, the same folder twice or a link), as that source named
+	// them: each was read once, from the first source, and the later source does not count it.
+	Repeated []string
 
 	from map[string]int // case id -> the source it came from
 }
@@ -57,8 +61,9 @@ func Digest(cases []*Case) string {
 // Open reads the corpora named by values, in order: EmbeddedLabel for the bundled one, any
 // other value a folder (or a category folder, or one case file) read with Load, whose
 // goldens are the golden folder beside it when one exists. A case whose id an earlier
-// source has too replaces it. With no values the bundled corpus is read. Case files that
-// do not load are Corpus.Problems; a folder that cannot be read is an error.
+// source has too replaces it; a case file an earlier source read already (the same real
+// path) is left out and listed in Corpus.Repeated. With no values the bundled corpus is
+// read. Case files that do not load are Corpus.Problems; a folder that cannot be read is an error.
 func Open(values []string) (*Corpus, error) {
 	if len(values) == 0 {
 		values = []string{EmbeddedLabel}
@@ -66,6 +71,7 @@ func Open(values []string) (*Corpus, error) {
 	out := &Corpus{from: map[string]int{}}
 	index := map[string]int{} // id -> position in out.Cases
 	from := out.from
+	read := map[string]bool{} // the real paths of the case files read
 	for _, v := range values {
 		var cases []*Case
 		var err error
@@ -88,6 +94,9 @@ func Open(values []string) (*Corpus, error) {
 		} else if err != nil {
 			return nil, err
 		}
+		if src.Kind == "folder" {
+			cases = out.firstReads(cases, read)
+		}
 		src.Cases, src.SHA256 = len(cases), Digest(cases)
 		for _, c := range cases {
 			if i, dup := index[c.ID]; dup {
@@ -103,6 +112,28 @@ func Open(values []string) (*Corpus, error) {
 	}
 	sort.Slice(out.Cases, func(i, j int) bool { return out.Cases[i].ID < out.Cases[j].ID })
 	return out, nil
+}
+
+// firstReads returns the cases whose files no earlier source read, by real path, and adds the
+// others to c.Repeated. A file whose real path cannot be found counts by its name.
+func (c *Corpus) firstReads(cases []*Case, read map[string]bool) []*Case {
+	var kept []*Case
+	for _, k := range cases {
+		real, err := filepath.EvalSymlinks(k.File)
+		if err == nil {
+			real, err = filepath.Abs(real)
+		}
+		if err != nil {
+			real = k.File
+		}
+		if read[real] {
+			c.Repeated = append(c.Repeated, k.File)
+			continue
+		}
+		read[real] = true
+		kept = append(kept, k)
+	}
+	return kept
 }
 
 // Digest returns the digest of the corpus's cases.

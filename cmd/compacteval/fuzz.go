@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,11 +99,14 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval fuzz: %v\n", err)
 		return exitError
 	}
-	written := 0
+	written, existing := 0, map[string]bool{}
 	if *inbox != "" {
 		for _, res := range r.Fuzz {
-			n, werr := fuzzrun.WriteInbox(*inbox, res)
+			n, old, werr := fuzzrun.WriteInbox(*inbox, res)
 			written += n
+			for _, path := range old {
+				existing[path] = true
+			}
 			if werr != nil {
 				fmt.Fprintf(stderr, "compacteval fuzz: %v\n", werr)
 				return exitError
@@ -114,7 +118,7 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 	} else {
-		printFuzz(stdout, r, written, *inbox)
+		printFuzz(stdout, r, written, existing, *inbox)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval fuzz: %v\n", err)
@@ -128,7 +132,9 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func printFuzz(w io.Writer, r *report.Report, written int, inbox string) {
+// printFuzz prints the summary of r; existing holds the case files that were already in
+// inbox, which are named as such, never as new cases.
+func printFuzz(w io.Writer, r *report.Report, written int, existing map[string]bool, inbox string) {
 	for i, res := range r.Fuzz {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -163,7 +169,9 @@ func printFuzz(w io.Writer, r *report.Report, written int, inbox string) {
 			if f.Input != "" {
 				fmt.Fprintf(w, "    input (%d bytes, from %d): %s\n", len(f.Input), f.OriginalBytes, shorten(f.Input, 100))
 			}
-			if f.File != "" {
+			if existing[f.File] {
+				fmt.Fprintf(w, "    case: %s (already there, not written)\n", f.File)
+			} else if f.File != "" {
 				fmt.Fprintf(w, "    case: %s\n", f.File)
 			}
 		}
@@ -171,8 +179,23 @@ func printFuzz(w io.Writer, r *report.Report, written int, inbox string) {
 			fmt.Fprintf(w, "  note: %s\n", n)
 		}
 	}
+	if written > 0 || len(existing) > 0 {
+		fmt.Fprintln(w)
+	}
 	if written > 0 {
-		fmt.Fprintf(w, "\nwrote %s in %s (review them, then move them into corpus/cases)\n", plural(written, "new case"), inbox)
+		fmt.Fprintf(w, "wrote %s in %s (review them, then move them into corpus/cases)\n", plural(written, "new case"), inbox)
+	}
+	if len(existing) > 0 {
+		names := make([]string, 0, len(existing))
+		for path := range existing {
+			rel, err := filepath.Rel(inbox, path)
+			if err != nil {
+				rel = path
+			}
+			names = append(names, filepath.ToSlash(rel))
+		}
+		slices.Sort(names)
+		fmt.Fprintf(w, "%s already in %s, not written over: %s\n", plural(len(existing), "case"), inbox, strings.Join(names, ", "))
 	}
 }
 

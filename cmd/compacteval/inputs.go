@@ -27,7 +27,8 @@ const inputsUsage = `Extractors (-extractor, may repeat; default: every built-in
 Corpus (-corpus, may repeat; default: embedded, the corpus inside this binary):
   embedded          the bundled cases (and the seed goldens)
   DIR               a folder of category folders of case files (corpus/FORMAT.md); a case
-                    with an id an earlier corpus has replaces it
+                    with an id an earlier corpus has replaces it; a case file an earlier
+                    -corpus read already (same real path) is read once
 `
 
 func inputsHelp() string {
@@ -46,6 +47,13 @@ func (in *inputs) open(name string, stderr io.Writer) ([]*extractor.Extractor, *
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval %s: %v\n", name, err)
 		return nil, nil, false
+	}
+	if n := len(c.Repeated); n > 0 {
+		more := ""
+		if n > 1 {
+			more = fmt.Sprintf(" and %d more", n-1)
+		}
+		fmt.Fprintf(stderr, "compacteval %s: %s reached again through a later -corpus, read once from the first: %s%s\n", name, plural(n, "case file"), c.Repeated[0], more)
 	}
 	exs, err := in.openExtractors()
 	if err != nil {

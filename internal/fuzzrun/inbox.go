@@ -24,10 +24,11 @@ var categoryOf = map[string]string{
 // WriteInbox writes every kept failure with an input (not the time check, not a
 // nondeterministic answer) as a new case below dir, in its category folder, named after the
 // extractor, the property and the input's digest, and sets Failure.File. A file that is
-// already there is kept as it is (the same failure found again): nothing is overwritten.
+// already there is kept as it is (the same failure found again): nothing is overwritten, the
+// failure's File still names it, and existing lists it.
 // Cases are marked corpus.Unreviewed, with intended from robust as compacteval record
 // does, for a person to judge.
-func WriteInbox(dir string, r *fuzz.Result) (written int, err error) {
+func WriteInbox(dir string, r *fuzz.Result) (written int, existing []string, err error) {
 	for i := range r.Examples {
 		f := &r.Examples[i]
 		cat, ok := categoryOf[f.Property]
@@ -50,7 +51,7 @@ func WriteInbox(dir string, r *fuzz.Result) (written int, err error) {
 		corpus.SetIntended(c)
 		data, err := corpus.Format(c)
 		if err != nil {
-			return written, fmt.Errorf("inbox case %s: %w", id, err)
+			return written, existing, fmt.Errorf("inbox case %s: %w", id, err)
 		}
 		if _, err := corpus.Parse(id+".yaml", data, id); err != nil {
 			// A minimized input can hold what a case file may not (a raw control
@@ -62,14 +63,15 @@ func WriteInbox(dir string, r *fuzz.Result) (written int, err error) {
 		switch err := atomicfile.Create(path, data, 0o644); {
 		case errors.Is(err, atomicfile.ErrExists):
 			f.File = path
+			existing = append(existing, path)
 		case err != nil:
-			return written, err
+			return written, existing, err
 		default:
 			f.File = path
 			written++
 		}
 	}
-	return written, nil
+	return written, existing, nil
 }
 
 // derivedFrom names the corpus case a drift or corpus input came from.

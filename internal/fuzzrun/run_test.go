@@ -72,7 +72,7 @@ func TestRunSeedModule(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	n, err := WriteInbox(dir, res)
+	n, _, err := WriteInbox(dir, res)
 	if err != nil || n == 0 {
 		t.Fatalf("WriteInbox() = %d, %v; want new cases", n, err)
 	}
@@ -87,8 +87,8 @@ func TestRunSeedModule(t *testing.T) {
 	}
 	// The same failures again overwrite nothing.
 	before := snapshot(t, dir)
-	if n, err := WriteInbox(dir, res); err != nil || n != 0 {
-		t.Errorf("WriteInbox() again = %d, %v; want 0 new files", n, err)
+	if again, existing, err := WriteInbox(dir, res); err != nil || again != 0 || len(existing) != n {
+		t.Errorf("WriteInbox() again = %d, %d existing, %v; want 0 new files and the %d there", again, len(existing), err, n)
 	}
 	if after := snapshot(t, dir); after != before {
 		t.Errorf("a second WriteInbox changed the inbox")

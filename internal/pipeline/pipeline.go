@@ -147,6 +147,24 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 		cases = picked
 	}
 
+	// The drift matrix needs only the cases: a corpus it cannot mutate fails before the
+	// extraction, not after it.
+	var pairs []drift.Pair
+	if opt.DriftN > 0 {
+		pairs = drift.PairsFromCorpus(cases)
+		if len(pairs) == 0 && r.Selection == nil { // a selection may hold no well-formed case: an empty matrix
+			err := fmt.Errorf("no well-formed case among the %d loaded from %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", len(cases), r.Corpus.Dir)
+			if ps := opt.Corpus.Problems; len(ps) > 0 { // the cases that did not load may be why
+				files := fmt.Sprintf("%d case files", r.Corpus.LoadProblems)
+				if r.Corpus.LoadProblems == 1 {
+					files = "1 case file"
+				}
+				err = fmt.Errorf("%w; %s did not load:\n%v", err, files, ps)
+			}
+			return nil, err
+		}
+	}
+
 	responses := make([]string, len(cases))
 	for i, c := range cases {
 		responses[i] = c.Response
@@ -162,18 +180,6 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 	}
 
 	if opt.DriftN > 0 && ctx.Err() == nil {
-		pairs := drift.PairsFromCorpus(cases)
-		if len(pairs) == 0 && r.Selection == nil { // a selection may hold no well-formed case: an empty matrix
-			err := fmt.Errorf("no well-formed case in %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", r.Corpus.Dir)
-			if ps := opt.Corpus.Problems; len(ps) > 0 { // the cases that did not load may be why
-				files := fmt.Sprintf("%d case files", r.Corpus.LoadProblems)
-				if r.Corpus.LoadProblems == 1 {
-					files = "1 case file"
-				}
-				err = fmt.Errorf("%w; %s did not load:\n%v", err, files, ps)
-			}
-			return nil, err
-		}
 		samples := 0
 		if len(pairs) > 0 {
 			samples = drift.Samples(opt.DriftN)
