@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -130,7 +129,7 @@ func StartWith(argv []string, opt StartOptions) (*Client, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = opt.Dir
 	// Its own process group, so that a timeout or Close ends what a shell started too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start reference: %w", err)
@@ -165,7 +164,7 @@ const closeGrace = 5 * time.Second
 // kill ends the process group.
 func (c *Client) kill() {
 	if c.cmd.Process != nil {
-		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(c.cmd.Process)
 	}
 }
 

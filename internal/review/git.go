@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/compacteval/compacteval/internal/extractor"
@@ -122,11 +121,11 @@ func (r *revBuilds) build(rev string) (argv []string, desc string, rv revision, 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./"+pkg)
 	cmd.Dir = wt
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	stopBuild := extractor.OnKill(func() {
 		if cmd.Process != nil {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(cmd.Process.Pid)
 		}
 	})
 	out, berr := cmd.CombinedOutput()
@@ -178,7 +177,7 @@ func pruneStale(top string) {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-		if err != nil || pid <= 0 || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		if err != nil || pid <= 0 || alive(pid) {
 			continue
 		}
 		os.RemoveAll(d)
