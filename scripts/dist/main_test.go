@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compacteval/compacteval/internal/testhelp/testcmd"
 )
 
 // TestDistRuns builds the release archive of this machine's platform (linux/amd64 in CI;
@@ -93,19 +95,8 @@ func TestDistRuns(t *testing.T) {
 	}
 }
 
-// command runs exe in dir and returns its stdout; it fails the test on a non-zero exit.
-func command(t *testing.T, dir, exe string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(exe, args...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("compacteval %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return string(out)
-}
+// command runs a command in a folder and returns its stdout, failing the test on an error.
+var command = testcmd.Run
 
 // untar unpacks a .tar.gz into dir and returns the names it held, sorted.
 func untar(t *testing.T, archive, dir string) []string {

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/compacteval/compacteval/internal/testhelp/testcmd"
 )
 
 // TestNpmInstall packs the launcher and this platform's package from a dist archive built
@@ -83,19 +85,8 @@ func TestNpmInstall(t *testing.T) {
 	}
 }
 
-// sh runs name in dir and returns its stdout; it fails the test on an error.
-func sh(t *testing.T, dir, name string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s %s (in %s): %v\n%s%s", name, strings.Join(args, " "), dir, err, out, stderr.String())
-	}
-	return string(out)
-}
+// sh runs a command in a folder and returns its stdout, failing the test on an error.
+var sh = testcmd.Run
 
 // TestReadSums: a SHA256SUMS line that is not "<sha256>  <file>" is an error naming its
 // line.

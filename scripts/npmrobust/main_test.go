@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/testhelp/testcmd"
 )
 
 // drifted is an answer no naive extractor reads: an upper-case analysis, a summary opener
@@ -194,16 +195,5 @@ func quoted(s *string) string {
 	return strconv.Quote(*s)
 }
 
-// sh runs name in dir and returns its stdout; it fails the test on an error.
-func sh(t *testing.T, dir, name string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s %s (in %s): %v\n%s%s", name, strings.Join(args, " "), dir, err, out, stderr.String())
-	}
-	return string(out)
-}
+// sh runs a command in a folder and returns its stdout, failing the test on an error.
+var sh = testcmd.Run
