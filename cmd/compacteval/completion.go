@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,7 +70,7 @@ type flagSpec struct {
 
 // completionSpecs returns every command with its visible flags, read from the flag sets
 // the commands define (captureFlags), in the order of the usage; corpus is followed by its
-// subcommands.
+// subcommands, and review offers the A/B review's flags after its own.
 func completionSpecs() []cmdSpec {
 	flagsOf := func(run func([]string, io.Reader, io.Writer, io.Writer) int, args []string) []flagSpec {
 		var out []flagSpec
@@ -94,7 +95,16 @@ func completionSpecs() []cmdSpec {
 			}
 			continue
 		}
-		specs = append(specs, cmdSpec{name: c.name, summary: c.summary, flags: flagsOf(c.run, nil)})
+		flags := flagsOf(c.run, nil)
+		if c.name == "review" {
+			// review has two flag sets: the A/B review's (with -provider) adds its own.
+			for _, f := range flagsOf(c.run, []string{"-provider"}) {
+				if !slices.ContainsFunc(flags, func(g flagSpec) bool { return g.name == f.name }) {
+					flags = append(flags, f)
+				}
+			}
+		}
+		specs = append(specs, cmdSpec{name: c.name, summary: c.summary, flags: flags})
 	}
 	return specs
 }

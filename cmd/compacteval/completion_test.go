@@ -21,6 +21,11 @@ func TestCompletionCovers(t *testing.T) {
 	if got := flags["drift"]; !slices.Contains(got, "-drift-seed") || slices.Contains(got, "-seed") || slices.Contains(got, "-n") {
 		t.Errorf("drift's completion flags = %q, want -drift-seed and not the hidden -seed, -n", got)
 	}
+	for _, want := range []string{"-base", "-head-cmd", "-provider", "-samples", "-base-file", "-max-cost"} {
+		if !slices.Contains(flags["review"], want) {
+			t.Errorf("review's completion flags = %q, want %s (the A/B review's flags too)", flags["review"], want)
+		}
+	}
 	if len(flags["corpus lint"]) == 0 {
 		t.Errorf("corpus lint has no completion flags; want its -deviations and -max-case-bytes")
 	}
