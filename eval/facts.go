@@ -40,6 +40,11 @@ type Fact struct {
 	// Message is the index of the first message the fact occurs in (in a result's lists,
 	// the first one in the part that list is about); -1 for the previous summary.
 	Message int `json:"message"`
+	// Weight is how much the fact counts in the weighted measures and the score: 1 +
+	// ln(N/n) over the N messages before the cut that hold a fact, n of which hold this
+	// one. It is 0 (and left out of the JSON) for a fact that is not counted so, such as
+	// a fact of the kept tail or a constraint.
+	Weight float64 `json:"weight,omitempty"`
 
 	key    string   // normalized form matched against the summary
 	alt    string   // identifiers: the last dotted part, when it is shaped on its own
