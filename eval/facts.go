@@ -10,8 +10,9 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 )
 
-// Fact kinds. Path, identifier, error, command, url, request and probe facts make up
-// coverage; constraint and fake-user-turn items belong to their own measures.
+// Fact kinds. Path, identifier, error, command, url, tool-id, quantity, state, tool-call,
+// request and probe facts make up coverage; constraint and fake-user-turn items belong to
+// their own measures.
 const (
 	KindPath         = "path"
 	KindIdentifier   = "identifier"

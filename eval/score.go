@@ -269,7 +269,7 @@ func prepare(in Input, opt Options) *prepared {
 	}
 	p.cut = min(cut, len(p.conv))
 	p.facts = Facts(p.conv, in.Probes)
-	weigh(p.facts, p.cut)
+	weigh(p.facts, p.cut, opt.Sessions)
 	p.window, p.notEnough = growWindow(p.facts, p.cut, opt.window(p.cut))
 	if base := opt.window(p.cut); p.window > base {
 		p.grownFrom = base
@@ -451,36 +451,6 @@ func maxOf(xs []int) int {
 		m = max(m, x)
 	}
 	return m
-}
-
-// weigh sets the Weight of each fact said before cut: 1 + ln(N/n), where N is the number
-// of messages before cut that hold a fact and n the number of them that hold this one
-// (an inverse document frequency over the session's messages), rounded to four
-// decimals. A fact every message mentions weighs 1; one said in a single message of
-// many weighs most. Facts of the kept tail alone weigh 0. The weights depend on the
-// conversation only, never on the summary, so the measures stay monotone.
-func weigh(facts []Fact, cut int) {
-	msgs := map[int]bool{}
-	for i := range facts {
-		for _, m := range facts[i].in {
-			if m < cut {
-				msgs[m] = true
-			}
-		}
-	}
-	n := float64(len(msgs))
-	for i := range facts {
-		df := 0
-		for _, m := range facts[i].in {
-			if m < cut {
-				df++
-			}
-		}
-		facts[i].Weight = 0
-		if df > 0 {
-			facts[i].Weight = round4(1 + math.Log(n/float64(df)))
-		}
-	}
 }
 
 // Weights of the headline score.
