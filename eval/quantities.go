@@ -58,13 +58,10 @@ func eachProseLine(text string, fn func(line string)) {
 func quantityAt(words []string, k int) (key, shown string, ok bool) {
 	raw := strings.TrimLeft(words[k], "(~≈")
 	num, rest := leadingNumber(raw)
-	if num == "" || strings.ContainsAny(raw[:len(raw)-len(rest)], "-") {
+	if num == "" {
 		return "", "", false
 	}
 	if k > 0 && positionWords[strings.ToLower(strings.Trim(words[k-1], "(),.:;*`"))] {
-		return "", "", false
-	}
-	if k > 0 && strings.HasSuffix(strings.ToLower(words[k-1]), "v") && len(words[k-1]) == 1 {
 		return "", "", false
 	}
 	plain := strings.ReplaceAll(num, ",", "")
