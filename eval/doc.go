@@ -61,6 +61,31 @@
 //     digits with a digit and a letter, keyed by its first 7 (not 1234567, not deadbeef);
 //     an issue or pull request number, # and 2 to 6 digits (#482; not "#1"). A summary
 //     holds it where the key starts a word and, but for a hash's prefix, ends one.
+//   - quantity: in user and assistant prose (not code fences, not tool output), a number
+//     with its unit or noun: "12 files", "4,096 rows", "3 failing tests" (a filler such as
+//     failing, more, new may stand between), "42%" or "42 percent", "1.5 GB", keyed by the
+//     number without separators and the noun's stem ("4096 rows", "3 test"). Not a number
+//     that ends a clause ("12," "1."), a range, a date or time (2024-05-06, 10:11, a year
+//     from 1900 to 2100), a version (1.2.3, "Go 1.22", "Node 20"), a decimal without a
+//     unit, a number after line, step, version, exit code, port, ... (a position or a
+//     rank), a number inside another token (main.go:123), a duration ("200ms", "5
+//     minutes": they change between runs), or a noun that counts nothing ("2 ways", "3
+//     things"). At most 8 per message.
+//   - state: a state of work and what is in it, in user and assistant prose: a state word
+//     (running, failed, passing, merged, waiting, pending, finished, deployed, stopped,
+//     reverted, ... in nine classes) after its subject in the same clause, past linking
+//     words (is, still, ...): "job b2f8b9 is still running", "PR #482 merged", "the tests
+//     failed"; for "waiting for X", X. Keyed by the subject (stemmed, or an id as tool-id
+//     keys it) and the class. Not without a subject ("Running the suite"), after a pronoun
+//     ("it failed"), negated ("not passing") or across a clause. A to-do item a tool call
+//     writes (TodoWrite's content and status, TaskCreate's subject) is a state keyed by its
+//     content words, occurring where it is new or its status changes, not each time the
+//     list is sent again. At most 6 per message.
+//   - tool-call: the salient argument of a tool call that no other kind takes: a web
+//     search's query, a subagent's task (Task's description), a skill's name. A shell
+//     command, a file and a URL passed to a tool are command, path and url facts already.
+//     Issue and pull request numbers passed to a tool as numbers (pullNumber: 482) or
+//     named by gh (gh pr view 482, gh run watch 123456789) are tool-id facts.
 //   - request: each user message with at least one content word (four or more letters,
 //     not a stop word, lightly stemmed), keyed by up to 40 of them.
 //   - probe: a hand-written corpus probe, attached to its message.
@@ -93,6 +118,13 @@
 //     error also matches the message from its last Error:-like marker, the text after its
 //     last colon (three words or more), or its first six words.
 //   - request: the summary holds at least half of the message's content words.
+//   - quantity: a line of the summary has the number (separators dropped) followed within
+//     three words by a word of the noun's stem ("3 tests failing" holds "3 failing
+//     tests"), or by %, "percent" or the unit.
+//   - state: one line of the summary names the subject and a word of the state's class
+//     ("Job b2f8b9 (export) running" holds "job b2f8b9 is still running"); a to-do item,
+//     one line with half its content words.
+//   - tool-call: a query or a task, half its content words; a skill, its name as a word.
 //
 // # Formats
 //
@@ -141,9 +173,10 @@
 // # Measures
 //
 // coverage is the share of the facts of the summarized messages (before the cut) the
-// summary holds. boundary_coverage is the share of the facts said in the window (the last
+// summary holds; weighted_coverage the same with each fact weighing by its weight. boundary_coverage is the share of the facts said in the window (the last
 // Options.BoundaryWindow messages before the cut) that the summary's recent part holds (see
-// Formats). A window that holds fewer than MinWindowFacts (4) facts, such as the last
+// Formats); weighted_boundary_coverage the same weighted, and boundary_facts lists the
+// window's facts with their weight and whether the recent part holds each. A window that holds fewer than MinWindowFacts (4) facts, such as the last
 // messages of a session polling a background job, grows back one message at a time until
 // it holds them (boundary_window, and boundary_window_grown_from in the JSON): on one or
 // two facts boundary coverage is 0 or 1 on a coin flip. A conversation whose summarized
@@ -163,13 +196,28 @@
 // a secret is never coverage. sections lists the nine sections present and whether they
 // are in order; summary_tokens and compression_ratio use pi's estimate of characters / 4.
 //
+// # Weights
+//
+// A fact that every message of the session mentions (the repository, the main module)
+// tells little about what a summary kept of the work: every summary of the session, and
+// most of another session of the project, hold it. Each fact said before the cut weighs
+//
+//	weight = 1 + ln(N / n)
+//
+// where N is the number of messages before the cut that hold a fact and n the number of
+// them that hold this one (an inverse document frequency over the session's messages),
+// rounded to four decimals: 1 for a fact said everywhere, 1 + ln N for one said once. In
+// the boundary window, a fact said only there weighs most: it is specific to the work in
+// progress. The weight depends on the conversation only, so the weighted measures are
+// monotone like the counts. The JSON shows it on each fact of missed and boundary_facts.
+//
 // # Score
 //
 // score, the headline score, is one number per case that a reviewer can compare two
 // prompts by:
 //
-//	score = (2·coverage + 2·boundary_coverage + constraints_verbatim) / (sum of the weights
-//	        of the shares that have something to count) − tail_leakage / 4
+//	score = (2·weighted_coverage + 2·weighted_boundary_coverage + constraints_verbatim) /
+//	        (sum of the weights of the shares that have something to count) − tail_leakage / 4
 //
 // clamped at 0 and rounded to four decimals; a share with nothing to count leaves its
 // term and weight out, tail_leakage with nothing to count subtracts nothing, and the score
@@ -191,8 +239,9 @@
 // the summary without its last third of lines, without every second top-level section, a
 // vague two-line summary, the last messages before the cut copied (as long as the
 // summary), a summary of the kept tail alone, and the sections shuffled. On coverage,
-// boundary_coverage and score, each counted apart, a pair is a win when the real summary
-// scores strictly higher, and the shuffle must tie. A pair is not applicable on a measure
+// boundary_coverage, weighted_coverage, weighted_boundary_coverage and score, each counted
+// apart, a pair is a win when the real summary scores strictly higher, and the shuffle
+// must tie. A pair is not applicable on a measure
 // when the real summary has nothing to count or scores 0 there, or when a deletion leaves
 // the measure equal: measures never rise under deletion, so an equal one means the removed
 // text held no fact the rest of the summary does not also hold. Tallies counts them all;

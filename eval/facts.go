@@ -10,8 +10,9 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 )
 
-// Fact kinds. Path, identifier, error, command, url, request and probe facts make up
-// coverage; constraint and fake-user-turn items belong to their own measures.
+// Fact kinds. Path, identifier, error, command, url, tool-id, quantity, state, tool-call,
+// request and probe facts make up coverage; constraint and fake-user-turn items belong to
+// their own measures.
 const (
 	KindPath         = "path"
 	KindIdentifier   = "identifier"
@@ -40,6 +41,11 @@ type Fact struct {
 	// Message is the index of the first message the fact occurs in (in a result's lists,
 	// the first one in the part that list is about); -1 for the previous summary.
 	Message int `json:"message"`
+	// Weight is how much the fact counts in the weighted measures and the score: 1 +
+	// ln(N/n) over the N messages before the cut that hold a fact, n of which hold this
+	// one. It is 0 (and left out of the JSON) for a fact that is not counted so, such as
+	// a fact of the kept tail or a constraint.
+	Weight float64 `json:"weight,omitempty"`
 
 	key    string   // normalized form matched against the summary
 	alt    string   // identifiers: the last dotted part, when it is shaped on its own
@@ -80,7 +86,9 @@ type factSet struct {
 	byKey map[string]*Fact
 	list  []*Fact
 	// per-message counters for the caps
-	msg, errors, commands int
+	msg, errors, commands, quants, statesN int
+	// todos holds the last status of each to-do item, by key
+	todos map[string]string
 }
 
 func (s *factSet) add(kind, key, text string, msg int, strong bool) *Fact {
@@ -127,7 +135,7 @@ func (s *factSet) facts() []Fact {
 }
 
 func (s *factSet) message(i int, m corpus.Message) {
-	s.msg, s.errors, s.commands = i, 0, 0
+	s.msg, s.errors, s.commands, s.quants, s.statesN = i, 0, 0, 0, 0
 	switch m.Role {
 	case corpus.RoleUser:
 		s.prose(i, m.Text, true)
@@ -167,6 +175,8 @@ func (s *factSet) prose(i int, text string, strong bool) {
 	scanChunks(withoutMarkup(text), func(chunk string, call bool) {
 		s.chunk(i, chunk, call, strong)
 	})
+	s.quantities(i, text, strong)
+	s.states(i, text, strong)
 }
 
 // chunk classifies one chunk of text: a URL, a path, or an identifier.
@@ -231,7 +241,7 @@ func (s *factSet) toolCall(i int, tc corpus.ToolCall) {
 	if strings.HasPrefix(in, "{") {
 		var v map[string]any
 		if json.Unmarshal([]byte(in), &v) == nil {
-			s.jsonArgs(i, v)
+			s.jsonArgs(i, tc.Name, v)
 			return
 		}
 	}
@@ -244,7 +254,8 @@ func (s *factSet) toolCall(i int, tc corpus.ToolCall) {
 	s.prose(i, in, true)
 }
 
-func (s *factSet) jsonArgs(i int, v map[string]any) {
+func (s *factSet) jsonArgs(i int, tool string, v map[string]any) {
+	s.todo(i, tool, v)
 	keys := make([]string, 0, len(v))
 	for k := range v {
 		keys = append(keys, k)
@@ -253,23 +264,34 @@ func (s *factSet) jsonArgs(i int, v map[string]any) {
 	for _, k := range keys {
 		switch x := v[k].(type) {
 		case string:
-			s.jsonString(i, strings.ToLower(k), x)
+			s.jsonString(i, tool, strings.ToLower(k), x)
+		case float64:
+			if id, ok := numberArg(strings.ToLower(k), x); ok {
+				s.add(KindToolID, id, id, i, true)
+			}
 		case map[string]any:
-			s.jsonArgs(i, x)
+			s.jsonArgs(i, tool, x)
 		case []any:
 			for _, e := range x {
 				switch e := e.(type) {
 				case string:
-					s.jsonString(i, strings.ToLower(k), e)
+					s.jsonString(i, tool, strings.ToLower(k), e)
 				case map[string]any:
-					s.jsonArgs(i, e)
+					s.jsonArgs(i, tool, e)
 				}
 			}
 		}
 	}
 }
 
-func (s *factSet) jsonString(i int, key, val string) {
+func (s *factSet) jsonString(i int, tool, key, val string) {
+	if k, words, ok := toolCallArg(tool, key, val); ok {
+		f := s.add(KindToolCall, k, tool+"("+opening(val, 80)+")", i, true)
+		if f.words = words; words == nil {
+			f.alt = k[strings.IndexByte(k, ' ')+1:]
+			return
+		}
+	}
 	switch {
 	case pathFields[key]:
 		if p, ok := pathKey(trimChunk(val), true); ok {

@@ -52,6 +52,9 @@ type Options struct {
 	// taken from it, and a summary that carries one is flawed (secrets_leaked). Nil finds
 	// only credentials in URL query parameters.
 	Redact Redactor
+	// Sessions, when set, weighs each fact also by how many of the sessions scored
+	// together mention it (NewSessionFrequency); nil weighs by the session alone.
+	Sessions *SessionFrequency
 }
 
 func (o Options) extractor() compact.Extractor {

@@ -48,6 +48,11 @@ func (s *factSet) command(i int, line string, strong bool) {
 		return
 	}
 	for _, seg := range splitShell(line) {
+		if id, ok := ghRef(strings.TrimSpace(seg)); ok {
+			s.add(KindToolID, id, id, i, strong)
+		}
+	}
+	for _, seg := range splitShell(line) {
 		key, ok := commandKey(seg)
 		if !ok {
 			continue

@@ -12,7 +12,10 @@ type summaryIndex struct {
 	// paths holds the path-like chunks of the summary, normalized as pathKey does;
 	// suffixes and prefixes their tails and heads at "/" boundaries.
 	paths, suffixes, prefixes map[string]bool
-	words                     map[string]bool // stemmed content words
+	words                     map[string]bool   // stemmed content words
+	quants                    quantityIndex     // numbers and the words after them
+	lineWords                 []map[string]bool // stemmed content words per line
+	states                    stateIndex        // lines that say a state of work
 }
 
 func newSummaryIndex(summary string) *summaryIndex {
@@ -24,6 +27,16 @@ func newSummaryIndex(summary string) *summaryIndex {
 		suffixes: map[string]bool{},
 		prefixes: map[string]bool{},
 		words:    map[string]bool{},
+		quants:   quantityIndex{},
+	}
+	for _, l := range strings.Split(x.norm, "\n") {
+		x.quants.addLine(l)
+		x.states.addLine(l)
+		if l != "" {
+			w := map[string]bool{}
+			eachWord(l, func(s string) bool { w[s] = true; return true })
+			x.lineWords = append(x.lineWords, w)
+		}
 	}
 	x.indexNames(summary)
 	scanChunks(summary, func(c string, call bool) {
@@ -187,6 +200,18 @@ func (x *summaryIndex) holds(f *Fact) bool {
 		}
 		words := strings.Fields(f.key)
 		return len(words) > 6 && strings.Contains(x.norm, strings.Join(words[:6], " "))
+	case KindQuantity:
+		return x.quants[f.key]
+	case KindState:
+		if f.words != nil {
+			return x.holdsLineWords(f.words)
+		}
+		return x.states.holds(f)
+	case KindToolCall:
+		if f.words == nil {
+			return containsWord(x.norm, f.alt)
+		}
+		return x.holdsWords(f.words)
 	case KindRequest:
 		hit := 0
 		for _, w := range f.words {
@@ -210,4 +235,31 @@ func (x *summaryIndex) holds(f *Fact) bool {
 	default: // command, url, probe
 		return strings.Contains(x.norm, f.key)
 	}
+}
+
+// holdsWords reports whether the summary holds at least half of words.
+func (x *summaryIndex) holdsWords(words []string) bool {
+	hit := 0
+	for _, w := range words {
+		if x.words[w] {
+			hit++
+		}
+	}
+	return 2*hit >= len(words)
+}
+
+// holdsLineWords reports whether one line of the summary holds at least half of words.
+func (x *summaryIndex) holdsLineWords(words []string) bool {
+	for _, line := range x.lineWords {
+		hit := 0
+		for _, w := range words {
+			if line[w] {
+				hit++
+			}
+		}
+		if 2*hit >= len(words) {
+			return true
+		}
+	}
+	return false
 }

@@ -14,12 +14,13 @@ import (
 // headline score without its tail-leakage penalty. (The score itself rises when text that
 // re-tells the kept tail is removed: that is the penalty at work, checked apart.)
 type counts struct {
-	values [10]float64
+	values [12]float64
 	leak   float64
 }
 
-var countNames = [10]string{"coverage", "boundary_coverage", "tail_leakage", "user_messages", "constraints_verbatim",
-	"previous_summary_survival", "misattributed", "secrets_leaked", "copied", "score without the leak penalty"}
+var countNames = [12]string{"coverage", "boundary_coverage", "tail_leakage", "user_messages", "constraints_verbatim",
+	"previous_summary_survival", "misattributed", "secrets_leaked", "copied", "score without the leak penalty",
+	"weighted_coverage", "weighted_boundary_coverage"}
 
 func countsOf(r Result) counts {
 	var c counts
@@ -27,9 +28,9 @@ func countsOf(r Result) counts {
 	if r.PreviousSummarySurvival != nil {
 		prev = r.PreviousSummarySurvival.Hit
 	}
-	c.values = [10]float64{float64(r.Coverage.Hit), float64(r.BoundaryCoverage.Hit), float64(r.TailLeakage.Hit),
+	c.values = [12]float64{float64(r.Coverage.Hit), float64(r.BoundaryCoverage.Hit), float64(r.TailLeakage.Hit),
 		float64(r.UserMessages.Hit), float64(r.ConstraintsVerbatim.Hit), float64(prev), float64(len(r.Misattributed)),
-		float64(r.SecretsLeaked), float64(r.Copied.Hit), 0}
+		float64(r.SecretsLeaked), float64(r.Copied.Hit), 0, r.WeightedCoverage.Hit, r.WeightedBoundaryCoverage.Hit}
 	if leak, ok := r.TailLeakage.Value(); ok {
 		c.leak = leak
 	}

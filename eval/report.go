@@ -89,6 +89,10 @@ type Totals struct {
 	ConstraintsVerbatim     Aggregate `json:"constraints_verbatim"`
 	PreviousSummarySurvival Aggregate `json:"previous_summary_survival"`
 	Copied                  Aggregate `json:"copied"`
+	// WeightedCoverage and WeightedBoundaryCoverage are the means of the cases' weighted
+	// measures (Result.WeightedCoverage), cases not enough to judge left out.
+	WeightedCoverage         Mean `json:"weighted_coverage"`
+	WeightedBoundaryCoverage Mean `json:"weighted_boundary_coverage"`
 
 	FakeUserTurns int `json:"fake_user_turns"`
 	Misattributed int `json:"misattributed"`
@@ -122,6 +126,12 @@ func (m *Mean) add(v *float64) {
 	m.Mean = &x
 }
 
+func (m *Mean) addWeighted(w Weighted) {
+	if v, ok := w.Value(); ok {
+		m.add(&v)
+	}
+}
+
 // Total returns the totals of results.
 func Total(results []Result) Totals {
 	t := Totals{Formats: map[string]int{}}
@@ -143,6 +153,8 @@ func Total(results []Result) Totals {
 		} else {
 			t.Coverage.add(r.Coverage)
 			t.BoundaryCoverage.add(r.BoundaryCoverage)
+			t.WeightedCoverage.addWeighted(r.WeightedCoverage)
+			t.WeightedBoundaryCoverage.addWeighted(r.WeightedBoundaryCoverage)
 		}
 		t.TailLeakage.add(r.TailLeakage)
 		t.UserMessages.add(r.UserMessages)

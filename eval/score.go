@@ -60,6 +60,58 @@ func (s *Share) count(hit bool) {
 	}
 }
 
+// Weighted is a share of weighted facts: Hit is the sum of the weights of the facts held,
+// Of the sum of the weights of the facts counted. Its value is undefined when Of is 0.
+type Weighted struct {
+	Hit float64
+	Of  float64
+}
+
+// Value returns Hit/Of, and false when Of is 0.
+func (w Weighted) Value() (float64, bool) {
+	if w.Of == 0 {
+		return 0, false
+	}
+	return w.Hit / w.Of, true
+}
+
+// MarshalJSON writes {"hit":3.2,"of":7.5,"value":0.4267}, each rounded to four decimals,
+// the value null when Of is 0.
+func (w Weighted) MarshalJSON() ([]byte, error) {
+	var v *float64
+	if x, ok := w.Value(); ok {
+		x = round4(x)
+		v = &x
+	}
+	return json.Marshal(struct {
+		Hit   float64  `json:"hit"`
+		Of    float64  `json:"of"`
+		Value *float64 `json:"value"`
+	}{round4(w.Hit), round4(w.Of), v})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; the value is derived, so it is ignored.
+func (w *Weighted) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Hit float64 `json:"hit"`
+		Of  float64 `json:"of"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*w = Weighted{v.Hit, v.Of}
+	return nil
+}
+
+func (w *Weighted) count(weight float64, hit bool) {
+	w.Of += weight
+	if hit {
+		w.Hit += weight
+	}
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
 // Result is the score of one summary. Lists are never nil, so that JSON has [] for none.
 type Result struct {
 	ID     string `json:"id"`
@@ -93,6 +145,14 @@ type Result struct {
 	Coverage         Share     `json:"coverage"`
 	BoundaryCoverage Share     `json:"boundary_coverage"`
 	CoverageCurve    [10]Share `json:"coverage_curve"`
+	// WeightedCoverage and WeightedBoundaryCoverage are coverage and boundary coverage
+	// with each fact weighing by how specific it is to where it is said (Fact.Weight): a
+	// fact that every message mentions tells little. The headline score reads these.
+	WeightedCoverage         Weighted `json:"weighted_coverage"`
+	WeightedBoundaryCoverage Weighted `json:"weighted_boundary_coverage"`
+	// BoundaryFacts lists the facts of the boundary window, each with its weight and
+	// whether the summary's recent part holds it.
+	BoundaryFacts []WindowFact `json:"boundary_facts"`
 	// TailLeakage is the share of the facts found only in the kept tail that the summary
 	// re-tells (lower is better). A tail fact that the summarized messages mention in
 	// another form (a command quoted in prose, a request whose words were said before, a
@@ -158,6 +218,13 @@ func (in Input) summary(opt Options, r *Result) string {
 	return e.Summary
 }
 
+// WindowFact is a fact of the boundary window and whether the summary's recent part
+// holds it; its Message is the first message of the window that says it.
+type WindowFact struct {
+	Fact
+	Held bool `json:"held"`
+}
+
 // AnalysisPart is the Analysis: part of a stored Claude Code summary.
 type AnalysisPart struct {
 	Tokens   int   `json:"tokens"`
@@ -183,7 +250,7 @@ type prepared struct {
 	grownFrom   int
 	notEnough   bool
 	computed    bool
-	facts       []Fact
+	facts       []Fact // each with its Weight
 	constraints []Fact
 	fakes       []Fact
 	copies      copySources
@@ -202,6 +269,7 @@ func prepare(in Input, opt Options) *prepared {
 	}
 	p.cut = min(cut, len(p.conv))
 	p.facts = Facts(p.conv, in.Probes)
+	weigh(p.facts, p.cut, opt.Sessions)
 	p.window, p.notEnough = growWindow(p.facts, p.cut, opt.window(p.cut))
 	if base := opt.window(p.cut); p.window > base {
 		p.grownFrom = base
@@ -261,7 +329,7 @@ func (p *prepared) score(summary string, r Result) Result {
 		r.Analysis = a
 	}
 
-	r.Missed, r.Leaked = []Fact{}, []Fact{}
+	r.Missed, r.Leaked, r.BoundaryFacts = []Fact{}, []Fact{}, []WindowFact{}
 	windowStart := cut - r.Window
 	for _, f := range p.facts {
 		before, last, inWindow := -1, -1, false
@@ -288,9 +356,20 @@ func (p *prepared) score(summary string, r Result) Result {
 		}
 		held := idx.holds(&f)
 		r.Coverage.count(held)
+		r.WeightedCoverage.count(f.Weight, held)
 		r.CoverageCurve[last*10/cut].count(held)
 		if inWindow {
-			r.BoundaryCoverage.count(rec.holds(&f))
+			recent := rec.holds(&f)
+			r.BoundaryCoverage.count(recent)
+			r.WeightedBoundaryCoverage.count(f.Weight, recent)
+			wf := WindowFact{Fact: f, Held: recent}
+			for _, m := range f.in {
+				if m >= windowStart {
+					wf.Message = m // the first message of the window that says it
+					break
+				}
+			}
+			r.BoundaryFacts = append(r.BoundaryFacts, wf)
 		}
 		if f.Kind == KindRequest {
 			r.UserMessages.count(held)
@@ -383,15 +462,18 @@ const (
 )
 
 // headline returns the headline score of r, nil when neither coverage nor boundary
-// coverage has anything to count.
+// coverage has anything to count. Coverage and boundary coverage enter weighted.
 func headline(r Result) *float64 {
 	var sum, weight float64
+	cv, cok := r.WeightedCoverage.Value()
+	bv, bok := r.WeightedBoundaryCoverage.Value()
+	kv, kok := r.ConstraintsVerbatim.Value()
 	for _, part := range []struct {
-		s Share
-		w float64
-	}{{r.Coverage, weightCoverage}, {r.BoundaryCoverage, weightBoundary}, {r.ConstraintsVerbatim, weightConstraints}} {
-		if v, ok := part.s.Value(); ok {
-			sum += part.w * v
+		v, w float64
+		ok   bool
+	}{{cv, weightCoverage, cok}, {bv, weightBoundary, bok}, {kv, weightConstraints, kok}} {
+		if part.ok {
+			sum += part.w * part.v
 			weight += part.w
 		}
 	}

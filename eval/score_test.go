@@ -2,6 +2,8 @@ package eval
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -193,12 +195,31 @@ func TestScore(t *testing.T) {
 		Sections:            Sections{Present: []int{1, 6, 8}, Missing: []int{2, 3, 4, 5, 7, 9}, InOrder: true},
 		Missed:              []Fact{},
 		Leaked:              []Fact{},
-		Score:               ptr(0.92), // (2*8/8 + 2*4/5 + 1*1/1) / 5, no leak
-		Format:              FormatClaudeFull,
-		Copied:              Share{0, 51},
+		// Messages 0, 1, 4 and 5 hold facts: jobs/export.py, said in three of them, weighs
+		// 1 + ln(4/3) = 1.2877; every other fact, said in one, 1 + ln 4 = 2.3863.
+		WeightedCoverage:         Weighted{6*2.3863 + 1.2877 + 2.3863, 6*2.3863 + 1.2877 + 2.3863},
+		WeightedBoundaryCoverage: Weighted{4 * 2.3863, 4*2.3863 + 1.2877},
+		Score:                    ptr(0.9525), // (2*1 + 2*9.5452/10.8329 + 1*1/1) / 5, no leak
+		Format:                   FormatClaudeFull,
+		Copied:                   Share{0, 51},
 	}
-	r.CoverageCurve, r.SummaryTokens, r.SummarizedTokens, r.CompressionRatio = [10]Share{}, 0, 0, nil
-	if diff := cmp.Diff(want, r, cmp.AllowUnexported(Fact{})); diff != "" {
+	var window []string
+	for _, f := range r.BoundaryFacts {
+		window = append(window, fmt.Sprintf("%s %s @%d w=%.4f held=%v", f.Kind, f.key, f.Message, f.Weight, f.Held))
+	}
+	wantWindow := []string{
+		"path jobs/export.py @4 w=1.2877 held=false", // in the order of Facts: first said in message 0
+		"command pytest tests/test_export.py @4 w=2.3863 held=true",
+		"identifier yield_per @4 w=2.3863 held=true",
+		"path tests/test_export.py @4 w=2.3863 held=true",
+		"error failed tests/test_export.py::test_sorted - assertionerror: rows not sorted by created_at @5 w=2.3863 held=true",
+	}
+	if diff := cmp.Diff(wantWindow, window); diff != "" {
+		t.Errorf("Score(good).BoundaryFacts mismatch (-want +got): each window fact, where it was last said, its weight, whether section 8 holds it:\n%s", diff)
+	}
+	r.CoverageCurve, r.SummaryTokens, r.SummarizedTokens, r.CompressionRatio, r.BoundaryFacts = [10]Share{}, 0, 0, nil, nil
+	opt := cmp.Comparer(func(a, b Weighted) bool { return math.Abs(a.Hit-b.Hit) < 1e-9 && math.Abs(a.Of-b.Of) < 1e-9 })
+	if diff := cmp.Diff(want, r, cmp.AllowUnexported(Fact{}), opt); diff != "" {
 		t.Errorf("Score(good) mismatch (-want +got):\n%s", diff)
 	}
 

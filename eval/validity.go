@@ -3,14 +3,20 @@ package eval
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compacteval/compacteval/corpus"
 )
 
-// Measures a validity check compares, in Pair order.
-var ValidityMeasures = [3]string{"coverage", "boundary_coverage", "score"}
+// Measures a validity check compares, in Pair order: the counts, the weighted measures
+// the score reads (Result.WeightedCoverage), and the score.
+var ValidityMeasures = [measureCount]string{"coverage", "boundary_coverage", "weighted_coverage", "weighted_boundary_coverage", "score"}
+
+// measureCount is the number of ValidityMeasures.
+const measureCount = 5
 
 // Verdicts of a pair on one measure.
 const (
@@ -28,9 +34,9 @@ type Pair struct {
 	Ablation string `json:"ablation"`
 	// Real and Ablated are the coverage, boundary coverage and score of each, as text
 	// (hit/of, or the score); Verdicts the outcome on each, in ValidityMeasures order.
-	Real     [3]string `json:"real"`
-	Ablated  [3]string `json:"ablated"`
-	Verdicts [3]string `json:"verdicts"`
+	Real     [measureCount]string `json:"real"`
+	Ablated  [measureCount]string `json:"ablated"`
+	Verdicts [measureCount]string `json:"verdicts"`
 }
 
 func (p Pair) String() string {
@@ -76,12 +82,12 @@ func (t *Tally) add(verdict string) {
 
 // Tallies returns the tally of every ablation on each measure, and in "all" the tally of
 // every ablation but the shuffle.
-func (v Validity) Tallies() map[string]*[3]Tally {
-	out := map[string]*[3]Tally{"all": {}}
+func (v Validity) Tallies() map[string]*[measureCount]Tally {
+	out := map[string]*[measureCount]Tally{"all": {}}
 	for _, p := range v.Pairs {
 		t := out[p.Ablation]
 		if t == nil {
-			t = &[3]Tally{}
+			t = &[measureCount]Tally{}
 			out[p.Ablation] = t
 		}
 		for k, verdict := range p.Verdicts {
@@ -160,15 +166,17 @@ func sessionOf(source string) string {
 	return source
 }
 
-func measures(r Result) [3]string {
+func measures(r Result) [measureCount]string {
 	score := "-"
 	if r.Score != nil {
 		score = fmt.Sprintf("%.4f", *r.Score)
 	}
-	return [3]string{fmt.Sprintf("%d/%d", r.Coverage.Hit, r.Coverage.Of), fmt.Sprintf("%d/%d", r.BoundaryCoverage.Hit, r.BoundaryCoverage.Of), score}
+	weighted := func(w Weighted) string { return fmt.Sprintf("%.2f/%.2f", w.Hit, w.Of) }
+	return [measureCount]string{fmt.Sprintf("%d/%d", r.Coverage.Hit, r.Coverage.Of), fmt.Sprintf("%d/%d", r.BoundaryCoverage.Hit, r.BoundaryCoverage.Of),
+		weighted(r.WeightedCoverage), weighted(r.WeightedBoundaryCoverage), score}
 }
 
-func verdicts(real, abl Result) [3]string {
+func verdicts(real, abl Result) [measureCount]string {
 	share := func(a, b Share) string {
 		switch {
 		case a.Of == 0 || a.Hit == 0:
@@ -180,7 +188,20 @@ func verdicts(real, abl Result) [3]string {
 		}
 		return Loss
 	}
-	out := [3]string{share(real.Coverage, abl.Coverage), share(real.BoundaryCoverage, abl.BoundaryCoverage), NotApplicable}
+	// Weighted hits are sums of the same weights in another order: equal within 1e-9.
+	weighted := func(a, b Weighted) string {
+		switch {
+		case a.Of == 0 || a.Hit == 0:
+			return NotApplicable
+		case math.Abs(a.Hit-b.Hit) < 1e-9:
+			return Tie
+		case a.Hit > b.Hit:
+			return Win
+		}
+		return Loss
+	}
+	out := [measureCount]string{share(real.Coverage, abl.Coverage), share(real.BoundaryCoverage, abl.BoundaryCoverage),
+		weighted(real.WeightedCoverage, abl.WeightedCoverage), weighted(real.WeightedBoundaryCoverage, abl.WeightedBoundaryCoverage), NotApplicable}
 	if real.Score != nil && *real.Score > 0 {
 		b := 0.0
 		if abl.Score != nil {
@@ -188,18 +209,18 @@ func verdicts(real, abl Result) [3]string {
 		}
 		switch {
 		case *real.Score > b:
-			out[2] = Win
+			out[4] = Win
 		case *real.Score == b:
-			out[2] = Tie
+			out[4] = Tie
 		default:
-			out[2] = Loss
+			out[4] = Loss
 		}
 	}
 	return out
 }
 
 // shuffleVerdicts: a shuffle must tie on every measure; anything else is a loss.
-func shuffleVerdicts(real, abl Result) [3]string {
+func shuffleVerdicts(real, abl Result) [measureCount]string {
 	same := func(ok bool) string {
 		if ok {
 			return Tie
@@ -207,7 +228,9 @@ func shuffleVerdicts(real, abl Result) [3]string {
 		return Loss
 	}
 	scoreSame := real.Score == nil && abl.Score == nil || real.Score != nil && abl.Score != nil && *real.Score == *abl.Score
-	return [3]string{same(real.Coverage == abl.Coverage), same(real.BoundaryCoverage == abl.BoundaryCoverage), same(scoreSame)}
+	sameWeighted := func(a, b Weighted) bool { return math.Abs(a.Hit-b.Hit) < 1e-9 && math.Abs(a.Of-b.Of) < 1e-9 }
+	return [measureCount]string{same(real.Coverage == abl.Coverage), same(real.BoundaryCoverage == abl.BoundaryCoverage),
+		same(sameWeighted(real.WeightedCoverage, abl.WeightedCoverage)), same(sameWeighted(real.WeightedBoundaryCoverage, abl.WeightedBoundaryCoverage)), same(scoreSame)}
 }
 
 func inWindow(f *Fact, start, cut int) bool {
@@ -220,7 +243,7 @@ func inWindow(f *Fact, start, cut int) bool {
 }
 
 // SortedAblations returns the ablation names of tallies in AblationNames order, "all" last.
-func SortedAblations(tallies map[string]*[3]Tally) []string {
+func SortedAblations(tallies map[string]*[measureCount]Tally) []string {
 	var out []string
 	for _, n := range AblationNames {
 		if tallies[n] != nil {
@@ -260,9 +283,9 @@ func fingerprint(msgs []corpus.Message) uint64 {
 
 // FormatTallies renders tallies as a Markdown table: per ablation, the strict wins of the
 // applicable pairs on each measure, and the pairs not applicable.
-func FormatTallies(tallies map[string]*[3]Tally) string {
+func FormatTallies(tallies map[string]*[measureCount]Tally) string {
 	var b strings.Builder
-	b.WriteString("| ablation | coverage | boundary coverage | score | n/a (cov, bound, score) |\n| --- | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| ablation | coverage | boundary coverage | weighted coverage | weighted boundary | score | n/a (cov, bound, w. cov, w. bound, score) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, name := range SortedAblations(tallies) {
 		t := tallies[name]
 		label := name
@@ -283,7 +306,11 @@ func FormatTallies(tallies map[string]*[3]Tally) string {
 				b.WriteString(" - |")
 			}
 		}
-		fmt.Fprintf(&b, " %d, %d, %d |\n", t[0].NotApplicable, t[1].NotApplicable, t[2].NotApplicable)
+		na := make([]string, len(t))
+		for k := range t {
+			na[k] = strconv.Itoa(t[k].NotApplicable)
+		}
+		fmt.Fprintf(&b, " %s |\n", strings.Join(na, ", "))
 	}
 	return b.String()
 }

@@ -189,7 +189,7 @@ func formatProjects(h *half, v Validity, repoOf map[string]string) string {
 	}
 	type row struct {
 		compactions, notEnough int
-		t                      [3]Tally
+		t                      [measureCount]Tally
 	}
 	rows := map[string]*row{}
 	get := func(p string) *row {
@@ -219,7 +219,7 @@ func formatProjects(h *half, v Validity, repoOf map[string]string) string {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	b.WriteString("| project | compactions | not enough to judge | coverage | boundary coverage | score |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| project | compactions | not enough to judge | coverage | boundary coverage | weighted coverage | weighted boundary | score |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, n := range names {
 		r := rows[n]
 		fmt.Fprintf(&b, "| %s | %d | %d |", n, r.compactions, r.notEnough)

@@ -17,7 +17,7 @@ func TestScoreTable(t *testing.T) {
 	}
 	for _, want := range []string{
 		"case", "cover", "bound", "eval/export-timeout-yield-per", "total (mean)", "7 cases, 7 with a summary.",
-		"eval/export-timeout-retells-tail\n  leaked 2:\n    [14] command pytest tests/test_metrics.py -q",
+		"eval/export-timeout-retells-tail\n  missed 1:\n    [3] state worker is killed\n  leaked 2:\n    [14] command pytest tests/test_metrics.py -q",
 		"misattributed 1:\n    [5] fake-user-turn rotate the signing key every 24 hours",
 	} {
 		if !strings.Contains(out, want) {

@@ -95,6 +95,22 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 			AdditionalProperties: jsonschema.FalseSchema,
 		}
 	}
+	if t == reflect.TypeOf(eval.Weighted{}) {
+		props := jsonschema.NewProperties()
+		props.Set("hit", &jsonschema.Schema{Type: "number", Minimum: "0", Description: "the sum of the weights of the facts held, rounded to four decimals"})
+		props.Set("of", &jsonschema.Schema{Type: "number", Minimum: "0", Description: "the sum of the weights of the facts counted, rounded to four decimals"})
+		props.Set("value", &jsonschema.Schema{
+			Description: "hit/of rounded to four decimals; null when of is 0",
+			OneOf:       []*jsonschema.Schema{{Type: "number", Minimum: "0", Maximum: "1"}, {Type: "null"}},
+		})
+		return &jsonschema.Schema{
+			Type:                 "object",
+			Description:          "A weighted share hit/of, as eval.Weighted writes it.",
+			Properties:           props,
+			Required:             []string{"hit", "of", "value"},
+			AdditionalProperties: jsonschema.FalseSchema,
+		}
+	}
 	return nil
 }
 
@@ -105,7 +121,7 @@ func nullable(s *jsonschema.Schema, t reflect.Type, name func(reflect.Type) stri
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
 		t = t.Elem()
 	}
-	if t.Kind() != reflect.Struct || seen[t] || t == reflect.TypeOf(eval.Share{}) {
+	if t.Kind() != reflect.Struct || seen[t] || t == reflect.TypeOf(eval.Share{}) || t == reflect.TypeOf(eval.Weighted{}) {
 		return
 	}
 	seen[t] = true
