@@ -55,7 +55,13 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			}
 			if ti < len(tags) && int(tags[ti].start) == start {
 				if e := int(tags[ti].end); e < len(text) {
-					if n := terminatorLen(text, e, sc.nel); n > 0 {
+					n := 0
+					if text[e] == '\n' {
+						n = 1
+					} else if !sc.simple {
+						n = terminatorLen(text, e, sc.nel)
+					}
+					if n > 0 {
 						sc.steps += e + n - start
 						start = e + n
 						continue

@@ -374,37 +374,38 @@ func (sc *scan) scanTags() {
 func nextTagStart(text string, pos int) int {
 	for {
 		i := nextLtBefore(text, pos, &tagStartByte)
-		if i < 0 || mayStartTag(text, i) {
-			return i
+		if i < 0 || isASCIILetter(text[i+1]) || mayStartTag(text, i) {
+			return i // a letter after '<' is one tagStartByte holds: a name may start there
 		}
 		pos = i + 1
 	}
 }
 
 // nextLtBefore returns the position of the first '<' at or after pos that a byte of set
-// follows, or -1. It reads up to 16 bytes itself before each vectorised search, whose setup
-// costs more than a dense run of '<' does.
+// follows, or -1. After a '<' it passes over, it reads up to 16 bytes itself before the
+// next vectorised search, whose setup costs more than a dense run of '<' does.
 func nextLtBefore(text string, pos int, set *[256]bool) int {
-	for i := pos; i < len(text); i++ {
-		if end := min(i+16, len(text)); text[i] != '<' {
-			for i++; i < end && text[i] != '<'; i++ {
-			}
-			if i == end {
-				if i == len(text) {
-					return -1
-				}
-				k := strings.IndexByte(text[i:], '<')
-				if k < 0 {
-					return -1
-				}
-				i += k
-			}
-		}
+	k := strings.IndexByte(text[pos:], '<')
+	if k < 0 {
+		return -1
+	}
+	for i := pos + k; ; {
 		if i+1 < len(text) && set[text[i+1]] {
 			return i
 		}
+		end := min(i+17, len(text))
+		for i++; i < end && text[i] != '<'; i++ {
+		}
+		if i == end {
+			if i == len(text) {
+				return -1
+			}
+			if k = strings.IndexByte(text[i:], '<'); k < 0 {
+				return -1
+			}
+			i += k
+		}
 	}
-	return -1
 }
 
 // tagStartByte holds the bytes that may follow the '<' of a tag or of "<details": blanks, '/'
