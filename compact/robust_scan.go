@@ -372,12 +372,27 @@ func (sc *scan) scanTags() {
 // or "<details" (mayStartTag), or -1: in one small loop, so that a text of '<' that start
 // nothing (a line of them, one on each line) costs a few instructions a byte.
 func nextTagStart(text string, pos int) int {
-	for {
-		i := nextLtBefore(text, pos, &tagStartByte)
-		if i < 0 || isASCIILetter(text[i+1]) || mayStartTag(text, i) {
+	k := strings.IndexByte(text[pos:], '<')
+	if k < 0 {
+		return -1
+	}
+	for i := pos + k; ; {
+		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || mayStartTag(text, i)) {
 			return i // a letter after '<' is one tagStartByte holds: a name may start there
 		}
-		pos = i + 1
+		// As nextLtBefore: the next 16 bytes by hand, then a vectorised search.
+		end := min(i+17, len(text))
+		for i++; i < end && text[i] != '<'; i++ {
+		}
+		if i == end {
+			if i == len(text) {
+				return -1
+			}
+			if k = strings.IndexByte(text[i:], '<'); k < 0 {
+				return -1
+			}
+			i += k
+		}
 	}
 }
 
