@@ -6,9 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// This file is robust's scanner: lines, tags and the regions they make. robust_policy.go
-// holds the policy (blocks, choice, trimming). Every scan is linear: each byte is looked at
-// a bounded number of times, counted in scan.steps for the linearity tests.
+// This file is robust's scanner: the lines, tags and fence lines of a text, found in one
+// pass over it. The policy reads them: one file per rule of docs/robust.md
+// (robust_rule_*.go, each headed by the rule as docs/robust.md states it). Every scan is
+// linear: each byte is looked at a bounded number of times, counted in scan.steps for the
+// linearity tests.
 
 type tagKind uint8
 
@@ -50,16 +52,6 @@ func (t tag) is(f tagFlags) bool { return t.flags&f != 0 }
 
 // analysisLike reports a tag that opens or closes an analysis block (analysis, think).
 func (t tag) analysisLike() bool { return t.name == nameAnalysis || t.name == nameThink }
-
-// structural reports whether a tag is structure rather than a mention in prose (rule
-// "Tags"): at the start of a line, right after a closing tag, or for a closer at the end of
-// a line; never inside `inline code`.
-func (t tag) structural() bool {
-	if t.is(inCode) {
-		return false
-	}
-	return t.is(atLineStart) || t.is(afterCloser) || t.kind == closer && t.is(atLineEnd)
-}
 
 // fenceLine is a line whose first non-blank characters are ``` or ~~~.
 type fenceLine struct {
@@ -162,14 +154,31 @@ func (sc *scan) lineEnd(i int) int {
 		sc.steps += k
 		return i + k
 	}
-	for j := i; j < len(sc.text); j++ {
-		sc.steps++
-		if terminatorLen(sc.text, j, sc.nel) > 0 {
+	lead := &terminatorLead[0]
+	if sc.nel {
+		lead = &terminatorLead[1]
+	}
+	s := sc.text
+	for j := i; j < len(s); j++ {
+		if lead[s[j]] && terminatorLen(s, j, sc.nel) > 0 {
+			sc.steps += j - i + 1
 			return j
 		}
 	}
-	return len(sc.text)
+	sc.steps += len(s) - i
+	return len(s)
 }
+
+// terminatorLead holds the bytes a line terminator starts with: "\n", "\r", the E2 of U+2028
+// and U+2029, and in [1], where U+0085 ends lines, its C2. A byte outside it needs no
+// terminatorLen.
+var terminatorLead = func() (t [2][256]bool) {
+	for _, c := range []byte{'\n', '\r', 0xe2} {
+		t[0][c], t[1][c] = true, true
+	}
+	t[1][0xc2] = true
+	return t
+}()
 
 // lineStart returns the start of the line holding position i, looking back no further
 // than lo (a known line start at or before i).
@@ -179,14 +188,25 @@ func (sc *scan) lineStart(i, lo int) int {
 		sc.steps += i - lo - k
 		return lo + k + 1
 	}
+	s := sc.text
 	for j := i; j > lo; j-- {
-		sc.steps++
-		if sc.endsTerminator(j) {
+		if terminatorLast[s[j-1]] && sc.endsTerminator(j) {
+			sc.steps += i - j + 1
 			return j
 		}
 	}
+	sc.steps += i - lo
 	return lo
 }
+
+// terminatorLast holds the bytes a line terminator ends with: "\n", "\r", the 85 of U+0085,
+// the A8 and A9 of U+2028 and U+2029.
+var terminatorLast = func() (t [256]bool) {
+	for _, c := range []byte{'\n', '\r', 0x85, 0xa8, 0xa9} {
+		t[c] = true
+	}
+	return t
+}()
 
 // lineStartAfter is lineStart for a scan that moves forward: lo is the line after the
 // last one it looked at, so that a vectorised search per line (LastIndexByte reads byte by
@@ -269,14 +289,13 @@ func (sc *scan) scanTags() {
 	gtNext, ltNext := -1, -1              // the next '>' and '<' at or after a position of the current line
 	prev := -1                            // index of the previous tag on the current line
 	for pos := 0; pos < len(text); {
-		k := strings.IndexByte(text[pos:], '<')
-		if k < 0 {
+		i := nextTagStart(text, pos) // a '<' that starts no tag, nor <details, is passed without reading its line
+		if i < 0 {
 			sc.steps += len(text) - pos
 			break
 		}
-		sc.steps += k + 1
-		i := pos + k
-		if sc.shortcuts && sc.simple && i >= lineEnd && (i == 0 || text[i-1] == '\n') {
+		sc.steps += i + 1 - pos
+		if sc.shortcuts && i >= lineEnd && (i == 0 || text[i-1] == '\n' || !sc.simple && sc.endsTerminator(i)) {
 			if t, ok := sc.lineTag(i); ok {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
@@ -349,9 +368,99 @@ func (sc *scan) scanTags() {
 	}
 }
 
-// lineTag reads the tag at text[i], the start of a line of a text whose only line
-// terminator is "\n", when it is written without blanks and ends its line: <summary>,
-// </analysis>. It returns the tag with the flags scanTags gives it (at the start and the end
+// nextTagStart returns the position of the first '<' at or after pos that may start a tag
+// or "<details" (mayStartTag), or -1: in one small loop, so that a text of '<' that start
+// nothing (a line of them, one on each line) costs a few instructions a byte.
+func nextTagStart(text string, pos int) int {
+	k := strings.IndexByte(text[pos:], '<')
+	if k < 0 {
+		return -1
+	}
+	for i := pos + k; ; {
+		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || mayStartTag(text, i)) {
+			return i // a letter after '<' is one tagStartByte holds: a name may start there
+		}
+		// As nextLtBefore: the next 16 bytes by hand, then a vectorised search.
+		end := min(i+17, len(text))
+		for i++; i < end && text[i] != '<'; i++ {
+		}
+		if i == end {
+			if i == len(text) {
+				return -1
+			}
+			if k = strings.IndexByte(text[i:], '<'); k < 0 {
+				return -1
+			}
+			i += k
+		}
+	}
+}
+
+// nextLtBefore returns the position of the first '<' at or after pos that a byte of set
+// follows, or -1. After a '<' it passes over, it reads up to 16 bytes itself before the
+// next vectorised search, whose setup costs more than a dense run of '<' does.
+func nextLtBefore(text string, pos int, set *[256]bool) int {
+	k := strings.IndexByte(text[pos:], '<')
+	if k < 0 {
+		return -1
+	}
+	for i := pos + k; ; {
+		if i+1 < len(text) && set[text[i+1]] {
+			return i
+		}
+		end := min(i+17, len(text))
+		for i++; i < end && text[i] != '<'; i++ {
+		}
+		if i == end {
+			if i == len(text) {
+				return -1
+			}
+			if k = strings.IndexByte(text[i:], '<'); k < 0 {
+				return -1
+			}
+			i += k
+		}
+	}
+}
+
+// tagStartByte holds the bytes that may follow the '<' of a tag or of "<details": blanks, '/'
+// and the first letters that mayStartTag accepts.
+var tagStartByte = func() (t [256]bool) {
+	for c := range 256 {
+		switch byte(c) | 0x20 {
+		case 's', 'a', 't', 'e', 'd':
+			t[c] = true
+		}
+	}
+	t[' '], t['\t'], t['/'] = true, true, true
+	return t
+}()
+
+// mayStartTag reports whether the '<' at text[i] may start a tag or "<details": the first
+// letter of a tag's name (after blanks and '/', which parseTag skips as well) is s, a, t or
+// e in any case (summary, its misspellings, which keep "su", analysis, think, thinking,
+// example). A '<' followed by anything else is passed without reading its line.
+func mayStartTag(text string, i int) bool {
+	j := i + 1
+	if j < len(text) && text[j]|0x20 == 'd' {
+		return true
+	}
+	j = skipBlanks(text, j)
+	if j < len(text) && text[j] == '/' {
+		j = skipBlanks(text, j+1)
+	}
+	if j >= len(text) {
+		return false
+	}
+	switch text[j] | 0x20 {
+	case 's', 'a', 't', 'e':
+		return true
+	}
+	return false
+}
+
+// lineTag reads the tag at text[i], the start of a line, when it is written without blanks
+// and ends its line: <summary>, </analysis>. It returns the tag with the flags scanTags gives it (at the start and the end
 // of its line, no code span, nothing before it), and false for anything else, which
 // scanTags reads the long way.
 func (sc *scan) lineTag(i int) (tag, bool) {
@@ -380,7 +489,7 @@ func (sc *scan) lineTag(i int) (tag, bool) {
 		}
 		t.name = name
 	}
-	if k+1 < len(text) && text[k+1] != '\n' {
+	if k+1 < len(text) && text[k+1] != '\n' && (sc.simple || terminatorLen(text, k+1, sc.nel) == 0) {
 		return tag{}, false
 	}
 	sc.steps += k + 1 - i
@@ -522,78 +631,7 @@ func (sc *scan) indexByteIn(from, end int, c byte) int {
 	return from + k
 }
 
-// tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
-// misspelled by one letter.
-func tagNameOf(s string) (tagName, bool) {
-	switch s { // the names as the prompt spells them, without folding
-	case "summary":
-		return nameSummary, true
-	case "analysis":
-		return nameAnalysis, true
-	}
-	if len(s) < 5 || len(s) > 8 {
-		return 0, false
-	}
-	var buf [8]byte
-	for i := 0; i < len(s); i++ {
-		buf[i] = s[i] | 0x20 // s holds ASCII letters only
-	}
-	switch string(buf[:len(s)]) {
-	case "summary":
-		return nameSummary, true
-	case "analysis":
-		return nameAnalysis, true
-	case "example":
-		return nameExample, true
-	case "think", "thinking":
-		return nameThink, true
-	}
-	if summaryMisspelling(string(buf[:len(s)])) {
-		return nameSummary, true
-	}
-	return 0, false
-}
-
-// summaryMisspelling reports a tag name one edit away from "summary" that keeps its first
-// two letters (sumary, summery, summmary), as small models write it. "summaries" and other
-// words are two or more edits away.
-func summaryMisspelling(name string) bool {
-	const want = "summary"
-	if len(name) < len(want)-1 || len(name) > len(want)+1 || name == want || !strings.HasPrefix(name, "su") {
-		return false
-	}
-	return editDistanceAtMostOne(name, want)
-}
-
-func editDistanceAtMostOne(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	if len(a) == len(b) {
-		return a[i+1:] == b[i+1:]
-	}
-	return a[i:] == b[i+1:]
-}
-
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-// invisible reports characters that may stand before a tag without making it a mention.
-func invisible(r rune) bool {
-	return IsJSSpace(r) || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\u180e' || r == '\u0085'
-}
-
-func onlyInvisible(s string) bool {
-	for _, r := range s {
-		if !invisible(r) {
-			return false
-		}
-	}
-	return true
-}
 
 // scanFences finds the fence lines from the line start from on: one search per fence
 // string, a line skipped once it holds a hit.
@@ -672,156 +710,18 @@ func (sc *scan) firstJS(start, end int) int {
 	return i
 }
 
-// region is a span of the text to skip: an analysis or think block, or an example wrapper.
-type region struct{ start, end int }
-
-// regions returns the analysis and think blocks and the example wrappers, in text order
-// (rules "Analysis" and "Echoed templates").
-func (sc *scan) regions() (analysis []region, examples []region) {
-	if sc.regionOpeners == 0 && sc.shortcuts && !sc.orphanCloser() {
-		return nil, nil // every region starts at an analysis, think or example opener or an orphan closer
+// lineBounds returns sc.lineEnd(start) and the sc.nextLine of it; for a scan.simple text
+// with one search and no calls, as the marker scan asks it for every line.
+func (sc *scan) lineBounds(start int) (end, next int) {
+	if !sc.simple {
+		end = sc.lineEnd(start)
+		return end, sc.nextLine(end)
 	}
-	tags := sc.tags
-	n := len(tags)
-	// For each tag index, the next structural analysis closer, the next analysis closer of
-	// any kind, the next structural summary opener, the next example closer and the next
-	// structural summary closer at or after it (n for none): one backward pass, so the scan
-	// stays linear.
-	next := make([]int32, 5*(n+1))
-	nextStruct, nextAny, nextSummary, nextExample, nextSumClose := next[:n+1], next[n+1:2*(n+1)], next[2*(n+1):3*(n+1)], next[3*(n+1):4*(n+1)], next[4*(n+1):]
-	nextStruct[n], nextAny[n], nextSummary[n], nextExample[n], nextSumClose[n] = int32(n), int32(n), int32(n), int32(n), int32(n)
-	for j := n - 1; j >= 0; j-- {
-		nextStruct[j], nextAny[j], nextSummary[j], nextExample[j], nextSumClose[j] = nextStruct[j+1], nextAny[j+1], nextSummary[j+1], nextExample[j+1], nextSumClose[j+1]
-		u := tags[j]
-		if u.kind == closer && u.name == nameSummary && u.structural() {
-			nextSumClose[j] = int32(j)
-		}
-		switch {
-		case u.kind == closer && u.analysisLike():
-			nextAny[j] = int32(j)
-			if u.structural() {
-				nextStruct[j] = int32(j)
-			}
-		case u.kind == opener && u.name == nameSummary && u.structural():
-			nextSummary[j] = int32(j)
-		case u.kind == closer && u.name == nameExample:
-			nextExample[j] = int32(j)
-		}
+	k := indexByteNear(sc.text[start:], '\n')
+	if k < 0 {
+		sc.steps += len(sc.text) - start
+		return len(sc.text), -1
 	}
-	sc.steps += n
-	regionEnd := 0       // the end of the last analysis block
-	summarySeen := false // a structural summary opener outside analysis came before
-	for i := 0; i < n; i++ {
-		if len(analysis) > 0 {
-			regionEnd = analysis[len(analysis)-1].end
-		}
-		t := tags[i]
-		if t.kind == opener && t.name == nameSummary && t.structural() {
-			summarySeen = true
-		}
-		if t.kind == closer && t.analysisLike() && t.structural() && !summarySeen {
-			// An orphan closer: what came before it, back to the last analysis block, is
-			// analysis whose opener was lost.
-			analysis = append(analysis, region{regionEnd, int(t.end)})
-			continue
-		}
-		if t.kind != opener {
-			continue
-		}
-		if !t.structural() {
-			// A mid-line analysis opener, even in `code`, opens a block when its closer is the
-			// next tag: a closed block with nothing tag-like inside, which is never returned.
-			if t.analysisLike() && i+1 < n && tags[i+1].kind == closer && tags[i+1].analysisLike() {
-				analysis = append(analysis, region{int(t.start), int(tags[i+1].end)})
-				i++
-			}
-			continue
-		}
-		switch t.name {
-		case nameAnalysis, nameThink:
-			if j := int(nextStruct[i+1]); j < n {
-				if k := int(nextSummary[i+1]); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
-					sc.onlyInvisible(int(tags[j-1].end), int(tags[j].start)) {
-					// The analysis was closed only after the summary: it ends at the summary.
-					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
-					i = k - 1
-					continue
-				}
-				if k := int(nextSummary[i+1]); k < j && int(nextSumClose[k]) > j && tags[k].is(atLineStart) && tags[k].is(atLineEnd) {
-					// A summary opener alone on its line, and no summary closer before the
-					// analysis closer: the analysis was left open and the summary closed with
-					// </analysis>. (An opener followed by prose on its line is prose about it.)
-					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
-					i = k - 1
-					continue
-				}
-				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
-				i = j
-			} else if j := int(nextAny[i+1]); j < n {
-				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
-				i = j
-			} else if j := int(nextSumClose[i+1]); j < int(nextSummary[i+1]) {
-				// Closed by a summary closer before any summary opener: the wrong closer.
-				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
-				i = j
-			} else if j := int(nextSummary[i+1]); j < n {
-				analysis = append(analysis, region{int(t.start), int(tags[j].start)})
-				i = j - 1
-			} else {
-				analysis = append(analysis, region{int(t.start), len(sc.text)})
-				sc.openAnalysis = true
-				i = n
-			}
-		case nameExample:
-			if j := int(nextExample[i+1]); j < n {
-				examples = append(examples, region{int(t.start), int(tags[j].end)})
-			}
-		}
-	}
-	sc.mark(analysis, inAnalysis)
-	sc.mark(examples, inExample)
-	return analysis, examples
-}
-
-// mark sets flag f on every tag that starts inside one of rs (sorted, disjoint), so that
-// the policy asks a tag rather than searching the regions for it.
-func (sc *scan) mark(rs []region, f tagFlags) {
-	k := 0
-	for i := range sc.tags {
-		if k == len(rs) {
-			break
-		}
-		pos := int(sc.tags[i].start)
-		for k < len(rs) && rs[k].end <= pos {
-			k++
-		}
-		if k < len(rs) && rs[k].start <= pos {
-			sc.tags[i].flags |= f
-		}
-	}
-	sc.steps += len(sc.tags)
-}
-
-// inRegions reports whether pos falls in one of rs, which are sorted and disjoint.
-func inRegions(rs []region, pos int) bool {
-	if len(rs) == 0 {
-		return false
-	}
-	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > pos })
-	return i < len(rs) && rs[i].start <= pos
-}
-
-// orphanCloser reports a structural analysis or think closer before any structural summary
-// opener: regions makes the text before it an analysis block.
-func (sc *scan) orphanCloser() bool {
-	for _, t := range sc.tags {
-		sc.steps++
-		switch {
-		case t.kind == opener && t.name == nameSummary && t.structural():
-			return false
-		case t.kind == closer && t.analysisLike() && t.structural():
-			return true
-		}
-	}
-	return false
+	sc.steps += k
+	return start + k, start + k + 1
 }

@@ -14,6 +14,9 @@
 #   score       docs/speed.md: scoring a 200k-token session (BenchmarkScore200kTokens)
 #   pipeline    docs/speed.md: the whole pipeline (BenchmarkRun, BenchmarkRunModule)
 #   redaction   docs/commands/record.md: the redactor on its labelled set (TestLabelledSet)
+#   robust      docs/robust.md: robust's and seed's instructions on every benchmark input and
+#               family (scripts/robust-instructions.sh; needs valgrind, takes minutes; not in
+#               the default list)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +24,7 @@ file_of() {
 	case "$1" in
 	reference | extractors | score | pipeline) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
+	robust) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
 	esac
 }
@@ -78,6 +82,9 @@ measure() {
 					printf "| `%s` | %.1f-%.1f ms | %.1f MB |\n", m, lo[m] / 1e6, hi[m] / 1e6, mem[m] / 1e6
 				}
 			}'
+		;;
+	robust)
+		scripts/robust-instructions.sh
 		;;
 	redaction)
 		go test -count=1 -v -run '^TestLabelledSet$' ./internal/redact |
