@@ -102,3 +102,30 @@ func ReadPIDs(t testing.TB, files ...string) []int {
 	}
 	return out
 }
+
+// Children returns the ids of the children of process pid, from /proc (nil without it).
+func Children(pid int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		if f := bytes.Fields(b[i+1:]); len(f) > 1 && string(f[1]) == strconv.Itoa(pid) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
