@@ -116,6 +116,54 @@ func TestSignalStopsRun(t *testing.T) {
 	}
 }
 
+// TestSignalStopsExtractOnStdin: SIGINT while extract waits for its response on stdin
+// (a terminal, here a pipe nobody writes to) ends it with exit 130 and kills its extractor.
+// The extractor writes its id once it has answered extract's first request, so the signal
+// comes when extract has gone on to read stdin.
+func TestSignalStopsExtractOnStdin(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("SKIP: Linux only, as the other process-table tests")
+	}
+	dir, tmp := t.TempDir(), t.TempDir()
+	script := `IFS= read -r l; id=${l#'{"id":'}; id=${id%%,*}; printf '{"id":%s,"summary":null}\n' "$id"
+echo $$ >pid
+exec sleep 1005
+`
+	if err := os.WriteFile(filepath.Join(dir, "probe.sh"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	bin, err := exec.LookPath("compacteval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "extract", "-extractor", "cmd:sh probe.sh")
+	cmd.Dir, cmd.Stdin = dir, pr
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	pids := proctest.ReadPIDs(t, filepath.Join(dir, "pid"))
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if got := exitCode(cmd.Wait()); got != 130 {
+		t.Errorf("compacteval extract on SIGINT exited %d, want 130; stderr:\n%s", got, stderr.String())
+	}
+	if want := "compacteval extract: read response: interrupt signal received\n"; stderr.String() != want {
+		t.Errorf("compacteval extract on SIGINT: stderr =\n%s\nwant\n%s", stderr.String(), want)
+	}
+	proctest.WaitGone(t, pids...)
+}
+
 // needCgroup skips the test where compacteval cannot put its processes in a cgroup of its
 // own: there a SIGKILLed compacteval takes only the processes it started itself with it.
 func needCgroup(t *testing.T) {

@@ -32,9 +32,14 @@ func mainExit() {
 		debug.SetGCPercent(50)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	first := watchSignals(signalMode(os.Args[1:]), os.Stderr)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	if ctx.Err() != nil && signalMode(os.Args[1:]) == signalCancel {
+	mode := signalMode(os.Args[1:])
+	first := watchSignals(mode, os.Stderr)
+	var stdin io.Reader = os.Stdin
+	if mode != signalExit {
+		stdin = newContextReader(ctx, stdin) // a command waiting for a terminal stops too
+	}
+	code := run(ctx, os.Args[1:], stdin, os.Stdout, os.Stderr)
+	if ctx.Err() != nil && mode == signalCancel {
 		code = signalCode(<-first)
 	}
 	stop()
