@@ -28,13 +28,6 @@ func Init() Status {
 	return st.status()
 }
 
-// Current returns what Init set up so far.
-func Current() Status {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.status()
-}
-
 // st is the command's state: what Init set up and the cgroup the first Start made.
 var st state
 
