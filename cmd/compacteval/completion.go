@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -29,7 +30,7 @@ Exit codes: 0 the script was printed; 2 no shell or another one.
 // shells are the shells completion writes scripts for.
 var shells = []string{"bash", "zsh", "fish"}
 
-func runCompletion(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runCompletion(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("completion", completionUsage, stderr)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -72,7 +73,7 @@ type flagSpec struct {
 // the commands define (captureFlags), in the order of the usage; corpus is followed by its
 // subcommands, and review offers the A/B review's flags after its own.
 func completionSpecs() []cmdSpec {
-	flagsOf := func(run func([]string, io.Reader, io.Writer, io.Writer) int, args []string) []flagSpec {
+	flagsOf := func(run func(context.Context, []string, io.Reader, io.Writer, io.Writer) int, args []string) []flagSpec {
 		var out []flagSpec
 		captureFlags = func(fs *flag.FlagSet) {
 			fs.VisitAll(func(f *flag.Flag) {
@@ -83,7 +84,7 @@ func completionSpecs() []cmdSpec {
 			})
 		}
 		defer func() { captureFlags = nil }()
-		run(args, strings.NewReader(""), io.Discard, io.Discard)
+		run(context.Background(), args, strings.NewReader(""), io.Discard, io.Discard)
 		return out
 	}
 	var specs []cmdSpec

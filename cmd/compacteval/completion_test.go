@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestCompletionCovers(t *testing.T) {
 	}
 	for _, shell := range shells {
 		var out, errb strings.Builder
-		if code := run([]string{"completion", shell}, strings.NewReader(""), &out, &errb); code != exitOK {
+		if code := run(context.Background(), []string{"completion", shell}, strings.NewReader(""), &out, &errb); code != exitOK {
 			t.Fatalf("completion %s = exit %d, stderr %q", shell, code, errb.String())
 		}
 		script := out.String()
@@ -66,7 +67,7 @@ func TestCompletionCovers(t *testing.T) {
 func TestCorpusSubcommands(t *testing.T) {
 	for _, sub := range corpusSubcommands {
 		helpOut = &strings.Builder{}
-		if code := runCorpus([]string{sub, "-h"}, strings.NewReader(""), &strings.Builder{}, &strings.Builder{}); code != exitOK {
+		if code := runCorpus(context.Background(), []string{sub, "-h"}, strings.NewReader(""), &strings.Builder{}, &strings.Builder{}); code != exitOK {
 			t.Errorf("corpus %s -h = exit %d, want 0", sub, code)
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -48,7 +49,7 @@ Examples:
 // corpusSubcommands are corpus's subcommands, for the shell completion.
 var corpusSubcommands = []string{"lint", "stats", "list", "fmt"}
 
-func runCorpus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runCorpus(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, corpusUsage)
 		return exitError

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -43,7 +44,7 @@ Examples:
   compacteval drift -json | jq '.single[] | {operator, cells}'
 `
 
-func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runDrift(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("drift", fmt.Sprintf(driftUsage, inputsHelp(), selectionUsage), stderr)
 	var in inputs
 	in.register(fs)
@@ -70,7 +71,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	exs, c, ok := in.open("drift", stderr)
+	exs, c, ok := in.open(ctx, "drift", stderr)
 	if !ok {
 		return exitError
 	}
@@ -79,7 +80,7 @@ func runDrift(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compacteval drift: %d problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), len(c.Cases))
 	}
 	p := newProgress("drift", stderr)
-	r, err := pipeline.Run(interrupt, pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, SkipEval: true, Select: sel, Progress: p.update})
+	r, err := pipeline.Run(ctx, pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, SkipEval: true, Select: sel, Progress: p.update})
 	p.done()
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval drift: %v\n", err)

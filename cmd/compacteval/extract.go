@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +24,7 @@ Examples:
   {"summary":"...","ok":true,"path":"line-anchored","extractor":"seed"}
 `
 
-func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("extract", extractUsage, stderr)
 	asJSON := fs.Bool("json", false, "print {summary, ok, path, extractor} as one JSON document")
 	name := fs.String("extractor", "seed", "the extractor: a built-in `NAME` ("+compact.NameHelp()+"), module:FILE or cmd:COMMAND")
@@ -31,7 +32,7 @@ func runExtract(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	ex, err := extractor.Open(*name, extractor.OpenOptions{Timeout: *timeout})
+	ex, err := extractor.Open(ctx, *name, extractor.OpenOptions{Timeout: *timeout})
 	if err != nil {
 		if errors.Is(err, extractor.ErrUnknown) {
 			fmt.Fprintf(stderr, "compacteval extract: unknown extractor %q (have %s, module:FILE, cmd:COMMAND)\n", *name, strings.Join(compact.ExtractorNames(), ", "))

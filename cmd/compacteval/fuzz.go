@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -56,7 +57,7 @@ Examples:
 // fuzzDefaultTime is -time without the flag.
 const fuzzDefaultTime = 30 * time.Second
 
-func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFuzz(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("fuzz", fmt.Sprintf(fuzzUsage, inputsHelp(), selectionUsage), stderr)
 	var in inputs
 	in.register(fs)
@@ -83,7 +84,7 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	exs, c, ok := in.open("fuzz", stderr)
+	exs, c, ok := in.open(ctx, "fuzz", stderr)
 	if !ok {
 		return exitError
 	}
@@ -93,7 +94,7 @@ func runFuzz(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opt.Size = -1
 	}
 	p := newProgress("fuzz", stderr)
-	r, err := pipeline.Run(interrupt, pipeline.Options{Corpus: c, Extractors: exs, SkipEval: true, Fuzz: &opt, Select: sel, Progress: p.update})
+	r, err := pipeline.Run(ctx, pipeline.Options{Corpus: c, Extractors: exs, SkipEval: true, Fuzz: &opt, Select: sel, Progress: p.update})
 	p.done()
 	if err != nil && (r == nil || len(r.Fuzz) == 0) {
 		fmt.Fprintf(stderr, "compacteval fuzz: %v\n", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -55,7 +56,7 @@ Examples:
   compacteval gate -bless -baseline reports/baseline.json
 `
 
-func runGate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runGate(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("gate", gateUsage, stderr)
 	baselinePath := fs.String("baseline", "", "the blessed baseline report (required)")
 	configPath := fs.String("config", "", "gate.yaml (default: nothing may fall, new cases pass, removed cases and run problems fail)")

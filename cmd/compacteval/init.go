@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -47,7 +48,7 @@ var gateTemplate []byte
 //go:embed templates/workflow.yml
 var workflowTemplate string
 
-func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runInit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("init", fmt.Sprintf(initUsage, inputsHelp()), stderr)
 	var in inputs
 	in.register(fs)
@@ -79,13 +80,13 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var r *report.Report
 	var baselineData []byte
 	if _, err := os.Stat(*baseline); err != nil {
-		exs, c, ok := in.open("init", stderr)
+		exs, c, ok := in.open(ctx, "init", stderr)
 		if !ok {
 			return exitError
 		}
 		defer extractor.CloseAll(exs)
 		p := newProgress("init", stderr)
-		r, err = pipeline.Run(interrupt, pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: defaultDriftN, Progress: p.update})
+		r, err = pipeline.Run(ctx, pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: 1, DriftN: defaultDriftN, Progress: p.update})
 		p.done()
 		if err != nil {
 			fmt.Fprintf(stderr, "compacteval init: %v; nothing written\n", err)

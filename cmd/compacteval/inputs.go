@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -42,7 +43,7 @@ func (in *inputs) register(fs *flag.FlagSet) {
 }
 
 // open opens the extractors and reads the corpus. The caller closes the extractors.
-func (in *inputs) open(name string, stderr io.Writer) ([]*extractor.Extractor, *corpus.Corpus, bool) {
+func (in *inputs) open(ctx context.Context, name string, stderr io.Writer) ([]*extractor.Extractor, *corpus.Corpus, bool) {
 	c, err := corpus.Open(in.corpora)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval %s: %v\n", name, err)
@@ -55,7 +56,7 @@ func (in *inputs) open(name string, stderr io.Writer) ([]*extractor.Extractor, *
 		}
 		fmt.Fprintf(stderr, "compacteval %s: %s reached again through a later -corpus, read once from the first: %s%s\n", name, plural(n, "case file"), c.Repeated[0], more)
 	}
-	exs, err := in.openExtractors()
+	exs, err := in.openExtractors(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval %s: %v\n", name, err)
 		return nil, nil, false
@@ -63,9 +64,9 @@ func (in *inputs) open(name string, stderr io.Writer) ([]*extractor.Extractor, *
 	return exs, c, true
 }
 
-func (in *inputs) openExtractors() ([]*extractor.Extractor, error) {
+func (in *inputs) openExtractors(ctx context.Context) ([]*extractor.Extractor, error) {
 	if len(in.extractors) == 0 {
 		return extractor.Builtins(), nil
 	}
-	return extractor.OpenAll(in.extractors, extractor.OpenOptions{Timeout: in.timeout})
+	return extractor.OpenAll(ctx, in.extractors, extractor.OpenOptions{Timeout: in.timeout})
 }

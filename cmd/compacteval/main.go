@@ -10,10 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"sync/atomic"
 	"syscall"
 
-	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/reap"
 )
 
@@ -22,12 +20,10 @@ func main() { mainExit() }
 // mainExit runs the command of os.Args and exits with its code (the scripts' compacteval
 // command is this too).
 func mainExit() {
-	// What an extractor starts in a session of its own is adopted by compacteval when its
-	// parent exits, and killed before compacteval exits (reap.All).
-	reap.Start()
-	if len(os.Args) < 2 || os.Args[1] != "record" { // record ends its own calls on a signal
-		stopOnSignal()
-	}
+	// What an extractor starts, in a session of its own or not, ends with compacteval: it is
+	// adopted by compacteval when its parent exits and killed before compacteval exits
+	// (reap.All), and where a cgroup can be made it dies even if compacteval is killed.
+	reap.Init()
 	if os.Getenv("GOGC") == "" {
 		// A run holds its corpus (live) and makes several times as much garbage while it
 		// parses YAML and mutates answers: collecting at half the live heap instead of all
@@ -35,41 +31,79 @@ func mainExit() {
 		// no measured cost in time.
 		debug.SetGCPercent(50)
 	}
-	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	if interrupted.Load() {
-		select {} // the signal's goroutine is cleaning up and exits with the signal's code
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	mode := signalMode(os.Args[1:])
+	first := watchSignals(mode, os.Stderr)
+	var stdin io.Reader = os.Stdin
+	if mode != signalExit {
+		stdin = newContextReader(ctx, stdin) // a command waiting for a terminal stops too
 	}
+	code := run(ctx, os.Args[1:], stdin, os.Stdout, os.Stderr)
+	if ctx.Err() != nil && mode == signalCancel {
+		code = signalCode(<-first)
+	}
+	stop()
 	reap.All()
 	os.Exit(code)
 }
 
-var interrupted atomic.Bool
+// onSignal says what SIGINT or SIGTERM does to a command.
+type onSignal int
 
-// interrupt is the context of the commands that run the pipeline: it is cancelled on
-// SIGINT or SIGTERM.
-var interrupt, cancelInterrupt = context.WithCancelCause(context.Background())
+const (
+	// signalExit: compacteval exits at once (128+N, as a shell reports it), its processes
+	// killed: the command starts none that must stop cleanly and writes its files whole.
+	signalExit onSignal = iota
+	// signalCancel: the command's context is cancelled; it kills its extractors' processes,
+	// removes their temporary files, says that it stopped and returns; compacteval exits
+	// 128+N.
+	signalCancel
+	// signalOwn: the context is cancelled; the command says what it did and its exit code
+	// stands (record finishes the call in flight, and a rerun resumes).
+	signalOwn
+)
 
-// stopOnSignal ends the command on SIGINT or SIGTERM as the user means it: the command's
-// context is cancelled, every external extractor's process is killed and its temporary
-// files are removed before the exit (128 + the signal's number, as a shell reports it).
-// The exit does not wait for the command to return: a request an extractor is answering
-// is not interrupted by the context, and internal/extractor kills processes only all at
-// once (KillAll), closing what a running command may still read.
-func stopOnSignal() {
-	c := make(chan os.Signal, 1)
+// signalMode returns what a signal does to the command args names.
+func signalMode(args []string) onSignal {
+	if len(args) > 0 {
+		for _, c := range commands() {
+			if c.name == args[0] {
+				return c.onSignal
+			}
+		}
+	}
+	return signalExit
+}
+
+// watchSignals sends the first SIGINT or SIGTERM on the channel it returns (the context of
+// signal.NotifyContext is cancelled by the same signal). For a command that exits on a
+// signal (signalExit) the first one ends compacteval; for the others a second one does,
+// without waiting for the command to return. Either way compacteval's processes are killed
+// first (reap.All).
+func watchSignals(mode onSignal, stderr io.Writer) <-chan os.Signal {
+	c := make(chan os.Signal, 2)
 	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	first := make(chan os.Signal, 1)
 	go func() {
 		sig := <-c
-		interrupted.Store(true)
-		cancelInterrupt(fmt.Errorf("interrupted by %v", sig))
-		extractor.KillAll()
-		reap.All()
-		code := 130
-		if sig == syscall.SIGTERM {
-			code = 143
+		first <- sig
+		if mode != signalExit {
+			again := <-c
+			fmt.Fprintf(stderr, "compacteval: %v again: exiting without waiting for the command\n", again)
 		}
-		os.Exit(code)
+		reap.All()
+		os.Exit(signalCode(sig))
 	}()
+	return first
+}
+
+// signalCode is the exit code of a command ended by sig, as a shell reports it: 128 + the
+// signal's number (130 for SIGINT, 143 for SIGTERM).
+func signalCode(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130
 }
 
 // Exit codes shared by every subcommand.
@@ -80,30 +114,31 @@ const (
 )
 
 type command struct {
-	name    string
-	summary string
-	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	name     string
+	summary  string
+	run      func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	onSignal onSignal
 }
 
 func commands() []command {
 	return []command{
-		{"run", "run everything on the corpus and write report.json, report.md, report.html", runRun},
-		{"report", "render a report.json as Markdown, HTML or JUnit XML", runReport},
-		{"gate", "compare a run with the blessed baseline; fail on regressions", runGate},
-		{"extract", "print the summary extracted from one model response", runExtract},
-		{"pipe", "answer reference-protocol requests on stdin, one JSON line each", runPipe},
-		{"corpus", "lint, list, format and count the corpus cases", runCorpus},
-		{"score", "score how well summaries cover the conversation before the kept tail", runScore},
-		{"drift", "mutate well-formed answers as drifting models do; score every extractor", runDrift},
-		{"fuzz", "hold an extractor to robust's properties on generated and drifted answers", runFuzz},
-		{"init", "write gate.yaml, a GitHub Actions workflow and the first baseline for a repository", runInit},
-		{"review", "what a prompt or extractor change does, for a pull-request review", runReview},
-		{"record", "send corpus conversations to a real model; write its answers as new cases", runRecord},
-		{"completion", "print a shell completion script for bash, zsh or fish", runCompletion},
+		{"run", "run everything on the corpus and write report.json, report.md, report.html", runRun, signalCancel},
+		{"report", "render a report.json as Markdown, HTML or JUnit XML", runReport, signalExit},
+		{"gate", "compare a run with the blessed baseline; fail on regressions", runGate, signalExit},
+		{"extract", "print the summary extracted from one model response", runExtract, signalCancel},
+		{"pipe", "answer reference-protocol requests on stdin, one JSON line each", runPipe, signalExit},
+		{"corpus", "lint, list, format and count the corpus cases", runCorpus, signalExit},
+		{"score", "score how well summaries cover the conversation before the kept tail", runScore, signalExit},
+		{"drift", "mutate well-formed answers as drifting models do; score every extractor", runDrift, signalCancel},
+		{"fuzz", "hold an extractor to robust's properties on generated and drifted answers", runFuzz, signalCancel},
+		{"init", "write gate.yaml, a GitHub Actions workflow and the first baseline for a repository", runInit, signalCancel},
+		{"review", "what a prompt or extractor change does, for a pull-request review", runReview, signalCancel},
+		{"record", "send corpus conversations to a real model; write its answers as new cases", runRecord, signalOwn},
+		{"completion", "print a shell completion script for bash, zsh or fish", runCompletion, signalExit},
 	}
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	helpOut = stdout
 	if len(args) == 0 {
 		usage(stderr)
@@ -114,7 +149,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[0] == "help" && !isHelpFlag(args[1]) {
 			for _, c := range commands() {
 				if c.name == args[1] {
-					return c.run([]string{"-h"}, stdin, stdout, stderr)
+					return c.run(ctx, []string{"-h"}, stdin, stdout, stderr)
 				}
 			}
 			fmt.Fprintf(stderr, "compacteval help: unknown command %q%s\n", args[1], suggestCommand(args[1]))
@@ -127,7 +162,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(args[1:], stdin, stdout, stderr)
+			return c.run(ctx, args[1:], stdin, stdout, stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "compacteval: unknown command %q%s\n\n", args[0], suggestCommand(args[0]))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +19,6 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 	t.Helper()
 	t.Chdir(repoRoot)
 	var out, errOut bytes.Buffer
-	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
 }

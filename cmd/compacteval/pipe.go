@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -19,7 +20,7 @@ Example:
   {"summary":"hi"}
 `
 
-func runPipe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runPipe(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("pipe", pipeUsage, stderr)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
 	"syscall"
 	"time"
@@ -228,13 +227,11 @@ func (f *recordFlags) apiKey(provider string) (key, env string) {
 	return os.Getenv(env), env
 }
 
-func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, paths, code := parseRecordFlags(args, stderr)
 	if code >= 0 {
 		return code
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if f.collect != "" {
 		return runCollect(ctx, f, stdout, stderr)
 	}
@@ -248,7 +245,7 @@ func runRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		target.Secrets = []string{key}
 	}
 	if f.prompt != "seed" {
-		im, err := extractor.OpenPrompt(f.prompt, extractor.OpenOptions{})
+		im, err := extractor.OpenPrompt(ctx, f.prompt, extractor.OpenOptions{})
 		if err != nil {
 			fmt.Fprintf(stderr, "compacteval record: -prompt: %v\n", err)
 			return exitError

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -24,7 +25,7 @@ Examples:
   compacteval report -format junit reports/latest/report.json > junit.xml
 `
 
-func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runReport(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("report", reportUsage, stderr)
 	format := fs.String("format", "md", "md, html or junit")
 	out := fs.String("o", "", "write to FILE (atomically) instead of stdout")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -70,9 +71,9 @@ Examples:
   compacteval review -base HEAD -head-cmd 'node my-runner.mjs' -json | jq .regressions
 `
 
-func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runReview(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if reviewAB(args) {
-		return runReviewAB(args, stdout, stderr) // with a model in the loop: review_ab.go
+		return runReviewAB(ctx, args, stdout, stderr) // with a model in the loop: review_ab.go
 	}
 	fs := newFlags("review", reviewUsage, stderr)
 	var base, head review.Spec
@@ -165,12 +166,12 @@ func runReview(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	p := newProgress("review", stderr)
 	defer p.done()
 	stderr = p.writer() // the builds' and sides' log lines, and the errors, clear the live line
-	b, h, err := review.Open(base, head, review.OpenOptions{Log: stderr, Timeout: *timeout, Progress: p.step})
+	b, h, err := review.Open(ctx, base, head, review.OpenOptions{Log: stderr, Timeout: *timeout, Progress: p.step})
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 		return exitError
 	}
-	r, err := review.Compare(interrupt, b, h, review.Options{
+	r, err := review.Compare(ctx, b, h, review.Options{
 		Corpus: c, DriftSeed: *seed, DriftN: *n,
 		EvalExtractor: *evalEx, Gate: cfg, Log: stderr, Progress: p.step,
 	})

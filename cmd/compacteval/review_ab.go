@@ -10,11 +10,8 @@ import (
 	"math"
 	"net"
 	"net/url"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/eval"
@@ -106,7 +103,7 @@ type abFlags struct {
 	minDeltaSet, costSet bool
 }
 
-func runReviewAB(args []string, stdout, stderr io.Writer) int {
+func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	f := &abFlags{}
 	f.call.review = true
 	fs := newFlags("review", reviewABUsage, stderr)
@@ -171,7 +168,7 @@ func runReviewAB(args []string, stdout, stderr io.Writer) int {
 	}
 	var sides [2]abtest.Side
 	for i, file := range []string{f.baseFile, f.headFile} {
-		s, closer, err := openABSide([]string{"base", "head"}[i], file)
+		s, closer, err := openABSide(ctx, []string{"base", "head"}[i], file)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -179,8 +176,6 @@ func runReviewAB(args []string, stdout, stderr io.Writer) int {
 		sides[i] = s
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	params, _ := f.call.params()
 	key, env := f.call.apiKey(f.call.provider)
 	secrets := recordSecrets(key, f.call.baseURL)
@@ -354,12 +349,12 @@ func writeAB(r *abtest.Result, f *abFlags, stdout, stderr io.Writer) int {
 
 // openABSide opens a side: a module (its instruction builder and extractor) or an
 // instruction text (framed as the seed frames its own, extracted by the seed's extractor).
-func openABSide(name, file string) (abtest.Side, func(), error) {
+func openABSide(ctx context.Context, name, file string) (abtest.Side, func(), error) {
 	var im *extractor.Impl
 	var err error
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".ts", ".mts", ".cts", ".mjs", ".js", ".cjs":
-		im, err = extractor.OpenModule(file, extractor.OpenOptions{})
+		im, err = extractor.OpenModule(ctx, file, extractor.OpenOptions{})
 	default:
 		im, err = extractor.OpenText(file)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,7 +83,7 @@ func TestReviewABConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			var stdout, stderr strings.Builder
-			code := runReviewAB([]string{"-base-file", "a.ts", "-head-file", "b.ts", "-provider", "openai", "-model", "m",
+			code := runReviewAB(context.Background(), []string{"-base-file", "a.ts", "-head-file", "b.ts", "-provider", "openai", "-model", "m",
 				"-sessions", dir, "-config", path}, &stdout, &stderr)
 			if code != exitError || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("runReviewAB() = %d, %q; want 2 and %q", code, stderr.String(), tt.want)

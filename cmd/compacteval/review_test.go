@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -69,7 +70,7 @@ func TestReviewRevisions(t *testing.T) {
 	}
 	t.Chdir(clone)
 	var out, errBuf bytes.Buffer
-	code := run([]string{"review", "-base", "HEAD", "-head", "HEAD", "-drift-n", "1", "-json"}, strings.NewReader(""), &out, &errBuf)
+	code := run(context.Background(), []string{"review", "-base", "HEAD", "-head", "HEAD", "-drift-n", "1", "-json"}, strings.NewReader(""), &out, &errBuf)
 	errOut := errBuf.String()
 	if code != exitOK {
 		t.Fatalf("review -base HEAD -head HEAD = %d, stderr %q; want 0", code, errOut)

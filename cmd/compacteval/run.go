@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -48,7 +49,7 @@ Examples:
   compacteval run -out /tmp/ce && open /tmp/ce/report.html
 `
 
-func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("run", fmt.Sprintf(runUsage, inputsHelp(), selectionUsage), stderr)
 	var in inputs
 	in.register(fs)
@@ -80,13 +81,13 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	exs, c, ok := in.open("run", stderr)
+	exs, c, ok := in.open(ctx, "run", stderr)
 	if !ok {
 		return exitError
 	}
 	defer extractor.CloseAll(exs)
 	p := newProgress("run", stderr)
-	r, err := pipeline.Run(interrupt, pipeline.Options{
+	r, err := pipeline.Run(ctx, pipeline.Options{
 		Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n,
 		EvalExtractor: *evalEx, Select: sel, Progress: p.update,
 	})

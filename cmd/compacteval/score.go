@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -51,7 +52,7 @@ Examples:
   compacteval score -format claude -window 8 ~/.claude/projects/-home-me-shop/3b1c.jsonl
 `
 
-func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runScore(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("score", scoreUsage, stderr)
 	asJSON := fs.Bool("json", false, "print the report as one JSON document and nothing else")
 	name := fs.String("extractor", "seed", "extractor profile for corpus responses: "+compact.NameHelp())

@@ -8,6 +8,7 @@
 package extractor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,8 +50,9 @@ var ErrUnknown = errors.New("unknown extractor")
 //     exporting extractSummary, bundled by esbuild and run under Node;
 //   - cmd:COMMAND, run with sh -c, answering docs/protocol.md on stdin and stdout.
 //
-// The caller closes what Open returns.
-func Open(value string, opt OpenOptions) (*Extractor, error) {
+// When ctx is done the extractor's process is killed (Kill). The caller closes what Open
+// returns.
+func Open(ctx context.Context, value string, opt OpenOptions) (*Extractor, error) {
 	kind, arg, ok := strings.Cut(value, ":")
 	if !ok {
 		ex, found := compact.Lookup(value)
@@ -66,9 +68,9 @@ func Open(value string, opt OpenOptions) (*Extractor, error) {
 	var err error
 	switch kind {
 	case "module":
-		im, err = OpenModule(arg, opt)
+		im, err = OpenModule(ctx, arg, opt)
 	case "cmd":
-		im, err = OpenCommand(arg, opt)
+		im, err = OpenCommand(ctx, arg, opt)
 	default:
 		return nil, fmt.Errorf("%w %q: want a built-in name, module:FILE or cmd:COMMAND", ErrUnknown, value)
 	}
@@ -85,7 +87,7 @@ func Open(value string, opt OpenOptions) (*Extractor, error) {
 }
 
 // OpenAll opens every value, or none: on error what was opened is closed again.
-func OpenAll(values []string, opt OpenOptions) ([]*Extractor, error) {
+func OpenAll(ctx context.Context, values []string, opt OpenOptions) ([]*Extractor, error) {
 	var out []*Extractor
 	seen := map[string]bool{}
 	for _, v := range values {
@@ -94,7 +96,7 @@ func OpenAll(values []string, opt OpenOptions) ([]*Extractor, error) {
 			return nil, fmt.Errorf("extractor %s given twice", v)
 		}
 		seen[v] = true
-		ex, err := Open(v, opt)
+		ex, err := Open(ctx, v, opt)
 		if err != nil {
 			CloseAll(out)
 			return nil, err
@@ -142,6 +144,15 @@ func (e *Extractor) Close() error {
 		return nil
 	}
 	return e.Impl.Close()
+}
+
+// Kill ends the extractor's process group at once, owned or not (a profile of a shared
+// implementation kills the implementation), from any goroutine: a request being answered
+// fails and the extractor answers !OK from then on. Kill of a built-in does nothing.
+func (e *Extractor) Kill() {
+	if e != nil && e.Impl != nil {
+		e.Impl.Kill()
+	}
 }
 
 // CloseAll closes every extractor.

@@ -1,6 +1,7 @@
 package extractor
 
 import (
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/compacteval/compacteval/compact"
@@ -40,7 +40,8 @@ type Impl struct {
 	Profiles []string `json:"profiles"`
 
 	client *protocol.Client
-	text   string // KindText: the instruction
+	proc   *protocol.Client // client, kept after Close for Kill
+	text   string           // KindText: the instruction
 	// named reports whether extract requests name their profile: compacteval pipe knows
 	// several, a module only its extractSummary.
 	named   bool
@@ -78,8 +79,9 @@ func BuiltinImpl() *Impl {
 // OpenModule runs a TypeScript or JavaScript module under Node with a runner that answers
 // the protocol with its exports (extractSummary, buildCompactionInstruction, keptTailNote,
 // continuationSummary, COMPACTION_INSTRUCTION). esbuild bundles the module with what it
-// imports (files beside it, packages it finds) and removes TypeScript's types.
-func OpenModule(file string, opt OpenOptions) (*Impl, error) {
+// imports (files beside it, packages it finds) and removes TypeScript's types. When ctx is
+// done the process is killed (Kill).
+func OpenModule(ctx context.Context, file string, opt OpenOptions) (*Impl, error) {
 	if _, err := os.Stat(file); err != nil {
 		return nil, fmt.Errorf("module %s: %w", file, err)
 	}
@@ -112,7 +114,7 @@ func OpenModule(file string, opt OpenOptions) (*Impl, error) {
 		cleanup()
 		return nil, err
 	}
-	return start(KindModule, "module "+file, []string{node, runner, module}, opt, cleanup)
+	return start(ctx, KindModule, "module "+file, []string{node, runner, module}, opt, cleanup)
 }
 
 func esbuildErrors(ms []api.Message) string {
@@ -131,14 +133,16 @@ func esbuildErrors(ms []api.Message) string {
 var runnerScript []byte
 
 // OpenCommand runs command with sh -c; it must answer the protocol on stdin and stdout.
-func OpenCommand(command string, opt OpenOptions) (*Impl, error) {
-	return start(KindCommand, "command "+command, []string{"sh", "-c", command}, opt, nil)
+// When ctx is done the process is killed (Kill).
+func OpenCommand(ctx context.Context, command string, opt OpenOptions) (*Impl, error) {
+	return start(ctx, KindCommand, "command "+command, []string{"sh", "-c", command}, opt, nil)
 }
 
 // OpenArgv runs argv, which answers the protocol, as an implementation of kind with desc
-// (internal/review runs compacteval pipe of a git revision this way).
-func OpenArgv(kind, desc string, argv []string, opt OpenOptions) (*Impl, error) {
-	return start(kind, desc, argv, opt, nil)
+// (internal/review runs compacteval pipe of a git revision this way). When ctx is done the
+// process is killed (Kill).
+func OpenArgv(ctx context.Context, kind, desc string, argv []string, opt OpenOptions) (*Impl, error) {
+	return start(ctx, kind, desc, argv, opt, nil)
 }
 
 // OpenText reads an instruction text: an implementation with an instruction and no
@@ -154,21 +158,23 @@ func OpenText(file string) (*Impl, error) {
 
 // start starts argv, asks it which profiles it extracts with, and returns the
 // implementation; cleanup runs when it is closed, or now if it does not start.
-func start(kind, desc string, argv []string, opt OpenOptions, cleanup func() error) (*Impl, error) {
+func start(ctx context.Context, kind, desc string, argv []string, opt OpenOptions, cleanup func() error) (*Impl, error) {
 	im := &Impl{Kind: kind, Desc: desc}
 	if cleanup != nil {
 		im.cleanup = append(im.cleanup, cleanup)
 	}
 	// compacteval pipe of a revision before request ids answers in order without them.
-	c, err := protocol.StartWith(argv, protocol.StartOptions{Dir: opt.Dir, Timeout: opt.timeout(), OrderOnly: kind == KindGit})
+	c, err := protocol.StartWith(ctx, argv, protocol.StartOptions{Dir: opt.Dir, Timeout: opt.timeout(), OrderOnly: kind == KindGit})
 	if err != nil {
 		im.Close()
 		return nil, err
 	}
-	im.client = c
-	live.add(im)
+	im.client, im.proc = c, c
 	if err := im.probe(); err != nil {
 		im.Close()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: stopped before it answered: %w", desc, context.Cause(ctx))
+		}
 		return nil, fmt.Errorf("%s: %w", desc, err)
 	}
 	return im, nil
@@ -220,7 +226,6 @@ func (im *Impl) Close() error {
 	}
 	var errs []error
 	if im.client != nil {
-		live.remove(im)
 		errs = append(errs, im.client.Close())
 		im.client = nil
 	}
@@ -316,42 +321,13 @@ func deref(s *string) string {
 	return *s
 }
 
-// live holds every running process, so that a signal can end them all.
-var live = &registry{m: map[*Impl]bool{}}
-
-type registry struct {
-	mu sync.Mutex
-	m  map[*Impl]bool
-}
-
-func (r *registry) add(im *Impl) {
-	r.mu.Lock()
-	r.m[im] = true
-	r.mu.Unlock()
-}
-
-func (r *registry) remove(im *Impl) {
-	r.mu.Lock()
-	delete(r.m, im)
-	r.mu.Unlock()
-}
-
-// KillAll kills every running process and removes its temporary files: what a command
-// does when it is interrupted.
-func KillAll() {
-	live.mu.Lock()
-	ims := make([]*Impl, 0, len(live.m))
-	for im := range live.m {
-		ims = append(ims, im)
+// Kill ends the implementation's process group at once, from any goroutine: a request
+// being answered fails, and Close still waits for the process and removes the temporary
+// files. Kill of an implementation without a process, or closed, does nothing.
+func (im *Impl) Kill() {
+	if im != nil && im.proc != nil {
+		im.proc.Kill()
 	}
-	live.mu.Unlock()
-	for _, im := range ims {
-		if im.client != nil {
-			im.client.Kill()
-		}
-		im.Close()
-	}
-	runHooks()
 }
 
 // OpenPrompt opens what a -prompt value names, for the instruction it builds:
@@ -360,15 +336,15 @@ func KillAll() {
 //   - module:FILE: a module's buildCompactionInstruction;
 //   - cmd:COMMAND: a command's answers to instruction requests;
 //   - text:FILE or FILE: an instruction text, framed as the seed frames its own.
-func OpenPrompt(value string, opt OpenOptions) (*Impl, error) {
+func OpenPrompt(ctx context.Context, value string, opt OpenOptions) (*Impl, error) {
 	kind, arg, _ := strings.Cut(value, ":")
 	switch {
 	case value == "seed":
 		return BuiltinImpl(), nil
 	case kind == "module" && arg != "":
-		return OpenModule(arg, opt)
+		return OpenModule(ctx, arg, opt)
 	case kind == "cmd" && arg != "":
-		return OpenCommand(arg, opt)
+		return OpenCommand(ctx, arg, opt)
 	case kind == "text" && arg != "":
 		return OpenText(arg)
 	}
@@ -393,38 +369,4 @@ func (im *Impl) Prompt(opts compact.Options) (string, error) {
 		return "", fmt.Errorf("%s builds no instruction: %s", im.Desc, texts[0])
 	}
 	return texts[0], nil
-}
-
-// hooks run when KillAll does, for what else a command must not leave behind on a signal
-// (a git worktree being built, a folder of binaries).
-var hooks = struct {
-	sync.Mutex
-	next int
-	m    map[int]func()
-}{m: map[int]func(){}}
-
-// OnKill registers f to run when KillAll runs; the returned function unregisters it.
-func OnKill(f func()) (remove func()) {
-	hooks.Lock()
-	defer hooks.Unlock()
-	id := hooks.next
-	hooks.next++
-	hooks.m[id] = f
-	return func() {
-		hooks.Lock()
-		delete(hooks.m, id)
-		hooks.Unlock()
-	}
-}
-
-func runHooks() {
-	hooks.Lock()
-	fs := make([]func(), 0, len(hooks.m))
-	for _, f := range hooks.m {
-		fs = append(fs, f)
-	}
-	hooks.Unlock()
-	for _, f := range fs {
-		f()
-	}
 }

@@ -33,7 +33,7 @@ func TestRunSeedModule(t *testing.T) {
 	}
 	// All the time it needs: at load 35 on two cores the 80 KB openers took over 60 s, and
 	// the time check then says timeout, not superlinear.
-	ex, err := extractor.Open("module:"+module, extractor.OpenOptions{Timeout: time.Hour})
+	ex, err := extractor.Open(context.Background(), "module:"+module, extractor.OpenOptions{Timeout: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ for line in sys.stdin:
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ex, err := extractor.Open("cmd:python3 "+script, extractor.OpenOptions{})
+	ex, err := extractor.Open(context.Background(), "cmd:python3 "+script, extractor.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

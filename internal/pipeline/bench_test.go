@@ -50,7 +50,7 @@ func BenchmarkRunModule(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		ex, err := extractor.Open("module:"+module, extractor.OpenOptions{})
+		ex, err := extractor.Open(context.Background(), "module:"+module, extractor.OpenOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -80,13 +80,21 @@ var ErrExtractor = errors.New("extractor failed")
 // Run runs every stage and returns the report. Case files that did not load are problems
 // of the report; an extractor that fails is an error wrapping ErrExtractor.
 //
-// Run stops when ctx is done: between two batches of texts, samples or cases, it closes
-// opt.Extractors (their processes end) and returns an error wrapping context.Cause(ctx).
-// A request an external extractor is answering is not interrupted: it ends when answered,
-// when the extractor's timeout kills the process, or when the caller kills it (compacteval
-// does on a signal).
+// Run stops when ctx is done: it kills the processes of opt.Extractors at once (a request
+// being answered fails), closes the extractors and returns an error wrapping
+// context.Cause(ctx). A built-in extractor stops at the end of its batch.
 func Run(ctx context.Context, opt Options) (*report.Report, error) {
+	killed := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(killed)
+		for _, e := range opt.Extractors {
+			e.Kill()
+		}
+	})
 	r, err := run(ctx, opt)
+	if !stop() {
+		<-killed
+	}
 	if ctx.Err() != nil {
 		extractor.CloseAll(opt.Extractors)
 		return nil, fmt.Errorf("pipeline stopped: %w", context.Cause(ctx))

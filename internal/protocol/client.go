@@ -3,6 +3,7 @@ package protocol
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/compacteval/compacteval/internal/reap"
 )
 
 // EnvReference names the environment variable that holds a shell command speaking the
@@ -82,6 +85,9 @@ type Client struct {
 	sent    int64 // the last id sent
 	line    int   // stdout lines read
 	dead    error // set once the process was killed for a timeout or broke the protocol
+	ctx     context.Context
+	stopCtx func() bool // unregisters the kill on ctx's end
+	closed  atomic.Bool // Close is done: the process group may be another's now
 }
 
 // ProtocolError is an answer line that breaks the protocol: not JSON, or naming a request
@@ -118,11 +124,16 @@ type StartOptions struct {
 // in order (OrderOnly): it is for the reference runner and the runners of this repository's
 // tests, whose answers are one line per request by construction.
 func Start(argv []string) (*Client, error) {
-	return StartWith(argv, StartOptions{OrderOnly: true})
+	return StartWith(context.Background(), argv, StartOptions{OrderOnly: true})
 }
 
-// StartWith runs argv with opt and returns a client for it.
-func StartWith(argv []string, opt StartOptions) (*Client, error) {
+// StartWith runs argv with opt and returns a client for it. When ctx is done the process
+// group is killed (a request being answered fails with an error wrapping context.Cause(ctx));
+// Close still waits for the process.
+//
+// The process is started by reap.Start: on Linux it dies with the calling process, even
+// killed by SIGKILL, and after reap.Init what it starts is in the command's cgroup.
+func StartWith(ctx context.Context, argv []string, opt StartOptions) (*Client, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("start reference: empty command")
 	}
@@ -146,14 +157,16 @@ func StartWith(argv []string, opt StartOptions) (*Client, error) {
 	// A process it started in another session can hold stderr open after it exits: Wait
 	// gives up on it then (the run's end kills that process, see internal/reap).
 	cmd.WaitDelay = closeGrace
-	err = cmd.Start()
+	err = reap.Start(cmd)
 	pw.Close()
 	if err != nil {
 		stdout.Close()
 		return nil, fmt.Errorf("start reference %s: %w", strings.Join(argv, " "), err)
 	}
-	return &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), stdout: stdout, r: bufio.NewReaderSize(stdout, 1<<16),
-		stderr: stderr, timeout: opt.Timeout, orderOK: opt.OrderOnly}, nil
+	c := &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), stdout: stdout, r: bufio.NewReaderSize(stdout, 1<<16),
+		stderr: stderr, timeout: opt.Timeout, orderOK: opt.OrderOnly, ctx: ctx}
+	c.stopCtx = context.AfterFunc(ctx, c.kill)
+	return c, nil
 }
 
 // closeGrace bounds how long Close waits, after the process exited and its process group
@@ -163,7 +176,7 @@ const closeGrace = 5 * time.Second
 
 // kill ends the process group.
 func (c *Client) kill() {
-	if c.cmd.Process != nil {
+	if c.cmd.Process != nil && !c.closed.Load() {
 		killGroup(c.cmd.Process)
 	}
 }
@@ -183,6 +196,10 @@ func (c *Client) Do(req Request) (Response, error) {
 func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.dead == nil && c.ctx.Err() != nil {
+		c.kill()
+		c.dead = fmt.Errorf("the process was killed: %w", context.Cause(c.ctx))
+	}
 	if c.dead != nil {
 		return nil, c.dead
 	}
@@ -216,6 +233,9 @@ func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 			<-werr
 			var pe *ProtocolError
 			switch {
+			case c.ctx.Err() != nil:
+				c.kill()
+				c.dead = fmt.Errorf("answer %d of %d: the process was killed: %w", i+1, len(reqs), context.Cause(c.ctx))
 			case timedOut.Load():
 				c.dead = fmt.Errorf("answer %d of %d: %w (%s): the process was killed%s", i+1, len(reqs), ErrTimeout, c.timeout, c.stderr.context())
 			case errors.As(err, &pe):
@@ -307,6 +327,7 @@ func shorten(b []byte) string {
 func (c *Client) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.stopCtx()
 	c.stdin.Close()
 	var timer *time.Timer
 	if c.timeout > 0 {
@@ -324,8 +345,9 @@ func (c *Client) Close() error {
 		// A process in another session holds stdout open; what it writes is no answer.
 	}
 	c.stdout.Close()
-	if c.dead != nil {
-		return nil // killed on purpose; DoAll said so
+	c.closed.Store(true)
+	if c.dead != nil || c.ctx.Err() != nil {
+		return nil // killed on purpose; DoAll said so, or the caller stopped it
 	}
 	if extraErr != nil {
 		return extraErr
@@ -384,5 +406,6 @@ func (t *tailBuffer) context() string {
 	return "; its stderr ends: " + strings.TrimSpace(string(t.b))
 }
 
-// Kill ends the process group at once, for cleanup on a signal; Close still waits for it.
+// Kill ends the process group at once; a request being answered fails, and Close still
+// waits for the process. It is safe to call at any time, from any goroutine.
 func (c *Client) Kill() { c.kill() }

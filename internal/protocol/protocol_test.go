@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -71,7 +72,7 @@ func TestResponseJSON(t *testing.T) {
 func echoer(t *testing.T, extra string, opt StartOptions) *Client {
 	t.Helper()
 	script := `while IFS= read -r l; do id=${l#'{"id":'}; id=${id%%,*}; printf '{"id":%s,"summary":"a"}\n' "$id"; ` + extra + `; done`
-	c, err := StartWith([]string{"sh", "-c", script}, opt)
+	c, err := StartWith(context.Background(), []string{"sh", "-c", script}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

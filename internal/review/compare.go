@@ -83,7 +83,21 @@ func renders() (names []string, reqs []protocol.Request) {
 // reports are compared with the gate (gate.Check) under opt.Gate. An error means the review
 // could not run: a version stopped answering, timed out or answered an extract request with
 // an error. Such a side is a failure, never a pass.
+//
+// When ctx is done both versions' processes are killed and Compare returns an error
+// wrapping context.Cause(ctx).
 func Compare(ctx context.Context, base, head *Version, opt Options) (*Review, error) {
+	killed := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(killed)
+		base.Kill()
+		head.Kill()
+	})
+	defer func() {
+		if !stop() {
+			<-killed
+		}
+	}()
 	r := &Review{
 		SchemaVersion: SchemaVersion, Base: base, Head: head,
 		Renders:    []TextChange{},

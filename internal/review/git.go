@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/reap"
 )
 
 // BuildTimeout bounds the build of compacteval at a revision (a cold module cache downloads
@@ -32,13 +33,13 @@ const (
 // revBuilds builds compacteval at git revisions of one repository, once per commit, each
 // in a worktree that is removed as soon as the binary is built.
 type revBuilds struct {
+	// ctx stops a build: its go build is killed and its worktree removed.
+	ctx  context.Context
 	dir  string
 	log  io.Writer
 	tmp  string
 	bins map[string][]string // commit -> the command line of its pipe
 	opt  extractor.OpenOptions
-	// unhook unregisters the removal of tmp on a signal.
-	unhook func()
 	// progress, when set, is told each build's start and end (OpenOptions.Progress).
 	progress func(track, stage string, done, total int)
 }
@@ -100,8 +101,6 @@ func (r *revBuilds) build(rev string) (argv []string, desc string, rv revision, 
 			r.tmp = ""
 			return nil, "", rv, err
 		}
-		tmp := r.tmp
-		r.unhook = extractor.OnKill(func() { os.RemoveAll(tmp) })
 	}
 	wt := filepath.Join(r.tmp, "worktree-"+commit[:12])
 	bin := filepath.Join(r.tmp, path.Base(pkg)+"-"+commit[:12])
@@ -115,28 +114,30 @@ func (r *revBuilds) build(rev string) (argv []string, desc string, rv revision, 
 	if _, err := git(top, "worktree", "add", "--detach", wt, commit); err != nil {
 		return nil, "", rv, fmt.Errorf("revision %s: %w", rev, err)
 	}
-	// On a signal during the build, the worktree goes (and with it its registration).
-	unhook := extractor.OnKill(func() { git(top, "worktree", "remove", "--force", wt) })
-	ctx, cancel := context.WithTimeout(context.Background(), BuildTimeout)
+	// When r.ctx is done (a signal) the build is killed, and the worktree goes all the same
+	// (and with it its registration). If the review itself is killed (SIGKILL), the build
+	// dies with it (reap.Start) and the next review prunes the worktree (pruneStale).
+	ctx, cancel := context.WithTimeout(r.ctx, BuildTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./"+pkg)
 	cmd.Dir = wt
 	ownGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-	stopBuild := extractor.OnKill(func() {
-		if cmd.Process != nil {
-			killGroup(cmd.Process.Pid)
-		}
-	})
-	out, berr := cmd.CombinedOutput()
-	stopBuild()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	berr := reap.Start(cmd)
+	if berr == nil {
+		berr = cmd.Wait()
+	}
 	_, rerr := git(top, "worktree", "remove", "--force", wt)
-	unhook()
+	if r.ctx.Err() != nil {
+		return nil, "", rv, fmt.Errorf("revision %s: go build ./%s stopped: %w", rev, pkg, context.Cause(r.ctx))
+	}
 	if ctx.Err() != nil {
 		return nil, "", rv, fmt.Errorf("revision %s: go build ./%s took more than %s and was stopped", rev, pkg, BuildTimeout)
 	}
 	if berr != nil {
-		return nil, "", rv, fmt.Errorf("revision %s: go build ./%s: %v\n%s", rev, pkg, berr, bytes.TrimSpace(out))
+		return nil, "", rv, fmt.Errorf("revision %s: go build ./%s: %v\n%s", rev, pkg, berr, bytes.TrimSpace(out.Bytes()))
 	}
 	if rerr != nil {
 		return nil, "", rv, fmt.Errorf("revision %s: %w", rev, rerr)
@@ -192,19 +193,20 @@ func (r *revBuilds) close() error {
 	}
 	err := os.RemoveAll(r.tmp)
 	r.tmp = ""
-	if r.unhook != nil {
-		r.unhook()
-	}
 	return err
 }
 
-// git runs git in dir and returns its trimmed output.
+// git runs git in dir and returns its trimmed output. Git dies with the review (reap.Start).
 func git(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := reap.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	out := stdout.Bytes()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && stderr.Len() > 0 {

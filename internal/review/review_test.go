@@ -146,7 +146,7 @@ func variant(t *testing.T, name string) Spec {
 
 func openPair(t *testing.T, base, head Spec) (*Version, *Version) {
 	t.Helper()
-	b, h, err := Open(base, head, OpenOptions{})
+	b, h, err := Open(context.Background(), base, head, OpenOptions{})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -364,7 +364,7 @@ func TestOpenErrors(t *testing.T) {
 		{name: "TypeScript error", base: Spec{File: text}, head: Spec{File: bad}, want: "bad.ts:1:"},
 		{name: "not the protocol", base: Spec{Command: "echo hello"}, head: Spec{File: bad}, want: "does not answer the protocol"},
 	} {
-		b, h, err := Open(tc.base, tc.head, OpenOptions{})
+		b, h, err := Open(context.Background(), tc.base, tc.head, OpenOptions{})
 		if err == nil {
 			b.Close()
 			h.Close()

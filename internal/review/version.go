@@ -1,6 +1,7 @@
 package review
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -64,8 +65,9 @@ type Version struct {
 }
 
 // Open opens base and head. A revision given for both sides that names the same commit is
-// built once. On error, whatever was opened is closed again.
-func Open(base, head Spec, opt OpenOptions) (b, h *Version, err error) {
+// built once. On error, whatever was opened is closed again. When ctx is done a build in
+// progress is stopped and the versions' processes are killed.
+func Open(ctx context.Context, base, head Spec, opt OpenOptions) (b, h *Version, err error) {
 	for _, s := range []struct {
 		label string
 		spec  Spec
@@ -74,7 +76,7 @@ func Open(base, head Spec, opt OpenOptions) (b, h *Version, err error) {
 			return nil, nil, fmt.Errorf("%s: want exactly one of a revision, a file and a command, got %d", s.label, n)
 		}
 	}
-	builds := &revBuilds{dir: opt.Dir, log: opt.Log, progress: opt.Progress, bins: map[string][]string{}, opt: extractor.OpenOptions{Timeout: opt.Timeout}}
+	builds := &revBuilds{ctx: ctx, dir: opt.Dir, log: opt.Log, progress: opt.Progress, bins: map[string][]string{}, opt: extractor.OpenOptions{Timeout: opt.Timeout}}
 	// A running binary can be removed (on the systems sh runs on): the builds go when both
 	// versions have started, or failed to.
 	defer builds.close()
@@ -104,14 +106,14 @@ func open(label string, s Spec, builds *revBuilds) (*Version, error) {
 		var rv revision
 		if argv, desc, rv, err = builds.build(s.Rev); err == nil {
 			rev = &rv
-			im, err = extractor.OpenArgv(extractor.KindGit, desc, argv, builds.opt)
+			im, err = extractor.OpenArgv(builds.ctx, extractor.KindGit, desc, argv, builds.opt)
 		}
 	case s.Command != "":
-		im, err = extractor.OpenCommand(s.Command, builds.opt)
+		im, err = extractor.OpenCommand(builds.ctx, s.Command, builds.opt)
 	default:
 		switch strings.ToLower(filepath.Ext(s.File)) {
 		case ".ts", ".mts", ".cts", ".mjs", ".js", ".cjs":
-			im, err = extractor.OpenModule(s.File, builds.opt)
+			im, err = extractor.OpenModule(builds.ctx, s.File, builds.opt)
 		default:
 			im, err = extractor.OpenText(s.File)
 		}
