@@ -9,17 +9,35 @@ import (
 	"github.com/compacteval/compacteval/fuzz/drift"
 )
 
-// Properties an extractor is held to, as robust is (compact/robust.go):
+// Properties an extractor is held to, as robust is (compact/robust.go). Each is claimed only
+// where a careful reader can know the answer from the text alone (and, for a corpus case,
+// the intended result a person judged); where the text does not decide, the input is
+// ambiguous for that property (Result.Ambiguous counts it), not a failure.
 const (
-	// PropLeak: the summary holds text of a closed analysis block.
+	// PropLeak: the summary holds a line of a closed analysis block: an "<analysis>" line
+	// and an "</analysis>" line outside any summary block and fenced code, nothing tagged or
+	// fenced between, and a line written nowhere else in the text. For a drift sample, a
+	// line of the sample's analysis counts when an analysis opener and an analysis closer
+	// outside fences mark both ends; with every analysis tag gone nothing marks which lines
+	// were analysis, and the sample is ambiguous.
 	PropLeak = "analysis-leak"
-	// PropBareTag: the summary is nothing but tags.
+	// PropBareTag: the summary is nothing but tags (the tags robust knows, in any ASCII
+	// case, with attributes, on one line).
 	PropBareTag = "bare-tag"
 	// PropTagKept: the summary keeps a structural tag line (a <summary>, </summary>,
 	// <analysis> or </analysis> line) that the intended summary does not have: an unclosed
-	// opener left in front of the text, a closer left at its end.
+	// opener left in front of the text, a closer left at its end. Without an intended
+	// summary, a text with fenced code or an example block, or whose summary block itself
+	// holds a tag line (the tag may be quoted), is ambiguous, and so is an analysis tag line
+	// inside the summary (not its first or last line): it marks analysis within the summary,
+	// and whether the line belongs there the text does not decide.
 	PropTagKept = "tag-kept"
-	// PropLost: nothing is returned where a reader sees a summary.
+	// PropLost: nothing is returned where a reader sees a summary: the text holds a
+	// "<summary>" line outside every analysis region, a body with a letter or digit, and a
+	// "</summary>" line; or a corpus case intends a summary; or a drift sample intends one
+	// that stands outside every analysis region of the text (an analysis opener outside
+	// fences up to its closer, or to the end with none). A drift sample whose summary stands
+	// inside such a region, or that drift marks ambiguous, is ambiguous.
 	PropLost = "summary-lost"
 	// PropNondeterministic: the same text got two different answers.
 	PropNondeterministic = "nondeterministic"
@@ -94,14 +112,20 @@ func linesOf(s, text string) []string {
 // "<analysis>" line outside any summary block and fenced code, then lines without any tag or fence, then
 // an "</analysis>" line. A line that also stands outside such a block, whole or as part of
 // a line, is not returned; an analysis block inside a summary block is part of that summary,
-// as drift counts it.
-func strictAnalysis(text string) map[string]bool {
+// as drift counts it. Each line maps to where its block stands (blockPlace).
+func strictAnalysis(text string) map[string]string {
 	ls := lines(text)
-	inside := map[string]bool{}
+	inside := map[string]string{}
 	outside := map[string]bool{}
 	var outsideLines []string // the lines outside the blocks, as written
-	inSummary := false        // after a "<summary>" line and before its "</summary>" line
-	fence := false            // inside fenced code, where an analysis block is quoted
+	var openers []int         // the lines that are a "<summary>" tag
+	for i, l := range ls {
+		if isTag(l, "<summary>") {
+			openers = append(openers, i)
+		}
+	}
+	inSummary := false // after a "<summary>" line and before its "</summary>" line
+	fence := false     // inside fenced code, where an analysis block is quoted
 	for i := 0; i < len(ls); i++ {
 		switch {
 		case isTag(ls[i], "<summary>"):
@@ -125,9 +149,12 @@ func strictAnalysis(text string) map[string]bool {
 			outsideLines = append(outsideLines, ls[i])
 			continue
 		}
+		place := blockPlace(openers, i, j)
 		for _, l := range ls[i+1 : j] {
 			if t := strings.TrimSpace(l); len(t) >= drift.MinAnalysisLine {
-				inside[t] = true
+				if _, dup := inside[t]; !dup {
+					inside[t] = place
+				}
 			}
 		}
 		i = j
@@ -141,23 +168,45 @@ func strictAnalysis(text string) map[string]bool {
 	return inside
 }
 
+// blockPlace names where an analysis block on lines start to end stands among the
+// "<summary>" lines of a text: "alone" (there is none), "before-summary",
+// "after-summary" or "between-summaries".
+func blockPlace(openers []int, start, end int) string {
+	before, after := false, false
+	for _, o := range openers {
+		before = before || o < start
+		after = after || o > end
+	}
+	switch {
+	case before && after:
+		return "between-summaries"
+	case before:
+		return "after-summary"
+	case after:
+		return "before-summary"
+	}
+	return "alone"
+}
+
 func isTag(line, tag string) bool { return strings.TrimSpace(line) == tag }
 
-// leakedLine returns a line of e's summary that is analysis by strictAnalysis, or "".
-func leakedLine(text string, e compact.Extraction) string {
+// leakedLine returns a line of e's summary that is analysis by strictAnalysis, and where its
+// block stands (blockPlace), or "".
+func leakedLine(text string, e compact.Extraction) (line, place string) {
 	if !e.OK {
-		return ""
+		return "", ""
 	}
 	analysis := strictAnalysis(text)
 	if len(analysis) == 0 {
-		return ""
+		return "", ""
 	}
 	for _, l := range linesOf(e.Summary, text) {
-		if t := strings.TrimSpace(l); analysis[t] {
-			return t
+		t := strings.TrimSpace(l)
+		if p, ok := analysis[t]; ok {
+			return t, p
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // analysisTag matches an analysis opener or closer in any spelling robust knows.
@@ -237,39 +286,140 @@ func isAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
-// violation is one property an extraction breaks, with what shows it.
-type violation struct {
-	prop, detail string
+// insideAnalysis reports whether the summary (a part of text) stands inside an analysis
+// region of text: from an analysis opener in any spelling outside fenced code to the next
+// analysis closer outside fenced code, or to the end when there is none. Where the summary's
+// first line occurs several times, its last occurrence counts (a retry's draft comes first);
+// a summary whose first line the text does not hold is not inside.
+func insideAnalysis(text, summary string) bool {
+	first := ""
+	for _, l := range linesOf(summary, text) {
+		if first = strings.TrimSpace(l); first != "" {
+			break
+		}
+	}
+	if first == "" {
+		return false
+	}
+	fence, inAnalysis, inside := false, false, false
+	for _, l := range lines(text) {
+		if isFence(l) {
+			fence = !fence
+		} else if !fence {
+			for _, m := range analysisTag.FindAllStringSubmatch(l, -1) {
+				inAnalysis = m[1] == ""
+			}
+		}
+		if strings.TrimSpace(l) == first {
+			inside = inAnalysis
+		}
+	}
+	return inside
 }
 
-// check returns the properties that extraction e of text breaks. want, when not nil, is
-// what a careful reader keeps (a corpus case's intended result, a drift sample's); s, when
-// not nil, is the drift sample text came from, whose structure knows its analysis lines.
+// violation is one property an extraction breaks, with what shows it. An ambiguous one is
+// what the property would claim where the text does not decide it: counted apart, never a
+// failure.
+type violation struct {
+	prop, detail string
+	// kind is the property and what kind of failure it is (see Kinds).
+	kind      string
+	ambiguous bool
+}
+
+func newViolation(prop, sub, detail string) violation {
+	return violation{prop: prop, detail: detail, kind: kindOf(prop, sub)}
+}
+
+// check returns the properties that extraction e of text breaks, and those it would break
+// where the text does not decide (ambiguous). want, when not nil, is what a careful reader
+// keeps (a corpus case's intended result, a drift sample's); s, when not nil, is the drift
+// sample text came from, whose structure knows its analysis lines.
 func check(text string, e compact.Extraction, want *corpus.Intended, s *drift.Sample) []violation {
 	var out []violation
 	if bareTag(e) {
-		out = append(out, violation{PropBareTag, "the summary is only tags: " + quote(e.Summary, 80)})
+		out = append(out, newViolation(PropBareTag, tagNamesOf(e.Summary), "the summary is only tags: "+quote(e.Summary, 80)))
 	}
-	leak := leakedLine(text, e)
-	if leak == "" && s != nil && marksAnalysis(text) && drift.Judge(*s, e).Leaked {
+	if leak, place := leakedLine(text, e); leak != "" {
+		out = append(out, newViolation(PropLeak, place, "the summary holds analysis text: "+quote(leak, 80)))
+	} else if s != nil && drift.Judge(*s, e).Leaked {
 		// Only where a tag marks the analysis can a reader tell it from the summary: with
 		// every analysis tag gone, the sample is ambiguous, not a failure.
-		leak = "(a line of the sample's analysis)"
+		v := newViolation(PropLeak, "marked", "the summary holds a line of the sample's analysis")
+		v.ambiguous = !marksAnalysis(text)
+		out = append(out, v)
 	}
-	if leak != "" {
-		out = append(out, violation{PropLeak, "the summary holds analysis text: " + quote(leak, 80)})
+	if e.OK {
+		if v, ok := tagKept(text, e, want); ok {
+			out = append(out, v)
+		}
 	}
-	if tl := keptTagLine(e.Summary, text); e.OK && tl != "" && !fenced(text) && (want != nil && keptTagLine(want.Summary, text) == "" || want == nil && !quotesTagLine(text)) {
-		out = append(out, violation{PropTagKept, "the summary keeps the tag line " + tl})
-	}
-	switch {
-	case e.OK:
-	case want != nil && want.Found && (s == nil || !s.Ambiguous) && !headingsOnly(want.Summary, text):
-		out = append(out, violation{PropLost, "nothing returned; the intended summary begins " + quote(want.Summary, 60)})
-	case want == nil && visibleSummary(text):
-		out = append(out, violation{PropLost, "nothing returned for a text with a closed summary block"})
+	if !e.OK {
+		if v, ok := lost(text, want, s); ok {
+			out = append(out, v)
+		}
 	}
 	return out
+}
+
+// tagKept is check's tag-kept verdict on a found summary.
+func tagKept(text string, e compact.Extraction, want *corpus.Intended) (violation, bool) {
+	if want != nil {
+		tl := keptTagLine(e.Summary, text)
+		if tl == "" || keptTagLine(want.Summary, text) != "" {
+			return violation{}, false
+		}
+		v := newViolation(PropTagKept, tagSub(tl), "the summary keeps the tag line "+tl)
+		v.ambiguous = fenced(text)
+		return v, true
+	}
+	ls := linesOf(e.Summary, text)
+	inner := ""
+	for i, l := range ls {
+		if !tagLine.MatchString(l) {
+			continue
+		}
+		tl := strings.TrimSpace(l)
+		sub := tagSub(tl)
+		if i > 0 && i < len(ls)-1 && (sub == "analysis" || sub == "/analysis") {
+			// An analysis tag line inside the summary marks analysis within it (whether the
+			// lines it marks are analysis is analysis-leak's question): whether the line
+			// belongs to the summary, the text does not decide.
+			inner = tl
+			continue
+		}
+		v := newViolation(PropTagKept, sub, "the summary keeps the tag line "+tl)
+		v.ambiguous = fenced(text) || quotesTagLine(text)
+		return v, true
+	}
+	if inner != "" {
+		v := newViolation(PropTagKept, tagSub(inner), "the summary holds the tag line "+inner+" inside")
+		v.ambiguous = true
+		return v, true
+	}
+	return violation{}, false
+}
+
+// lost is check's summary-lost verdict where nothing was returned.
+func lost(text string, want *corpus.Intended, s *drift.Sample) (violation, bool) {
+	visible := visibleSummary(text)
+	if want == nil {
+		if visible {
+			return newViolation(PropLost, "closed-block", "nothing returned for a text with a closed summary block"), true
+		}
+		return violation{}, false
+	}
+	if !want.Found || headingsOnly(want.Summary, text) {
+		return violation{}, false
+	}
+	sub := "intended"
+	if visible {
+		sub = "closed-block"
+	}
+	v := newViolation(PropLost, sub, "nothing returned; the intended summary begins "+quote(want.Summary, 60))
+	// A person judged a corpus case; a drift sample's structure knows more than its text.
+	v.ambiguous = s != nil && !visible && (s.Ambiguous || insideAnalysis(text, want.Summary))
+	return v, true
 }
 
 // sectionHeading matches a line that is only a numbered section heading: "3. Files and Code
@@ -293,18 +443,13 @@ func fenced(text string) bool {
 	return strings.Contains(text, "```") || strings.Contains(text, "~~~") || strings.Contains(strings.ToLower(text), "<example")
 }
 
-// stillFails reports whether extraction e of a shrunk text breaks prop by the oracles that
-// need nothing but the text (minimize keeps a candidate only then).
-func stillFails(prop, text string, e compact.Extraction) bool {
-	switch prop {
-	case PropBareTag:
-		return bareTag(e)
-	case PropLeak:
-		return leakedLine(text, e) != ""
-	case PropTagKept:
-		return e.OK && keptTagLine(e.Summary, text) != "" && !fenced(text) && !quotesTagLine(text)
-	case PropLost:
-		return !e.OK && visibleSummary(text)
+// stillFails reports whether extraction e of a shrunk text still fails with the given kind
+// by the oracles that need nothing but the text (minimize keeps a candidate only then).
+func stillFails(kind, text string, e compact.Extraction) bool {
+	for _, v := range check(text, e, nil, nil) {
+		if v.kind == kind && !v.ambiguous {
+			return true
+		}
 	}
 	return false
 }
