@@ -98,3 +98,52 @@ func TestTimeFamiliesFirstFails(t *testing.T) {
 		t.Errorf("timeFamilies(failing) = %+v, %v; want one timeout of %s", got, err, Families[0].Name)
 	}
 }
+
+// TestRunReference: a kind the reference shows on the same inputs is known and does not
+// fail the run; a kind it does not show fails, unless accepted.
+func TestRunReference(t *testing.T) {
+	constant := func(name, summary string) Target {
+		return Of(compact.Extractor{Name: name, Extract: func(string) compact.Extraction { return compact.Extraction{Summary: summary, OK: true} }})
+	}
+	cases := []*corpus.Case{
+		{ID: "a", Response: "<summary>\n1. Fix it.\n</summary>", Intended: corpus.Intended{Found: true, Summary: "1. Fix it."}},
+		{ID: "b", Response: "Done.", Intended: corpus.Intended{Found: true, Summary: "Done."}},
+	}
+	bare := constant("bare", "<summary>")
+	same, opener := constant("same", "<summary>"), constant("opener", "<summary>\nx")
+	for _, tc := range []struct {
+		name       string
+		ref        *Target
+		accept     []string
+		failed     bool
+		known, new []string
+	}{
+		{name: "no reference", failed: true, new: []string{"bare-tag:summary", "tag-kept:summary"}},
+		{name: "the same behaviour", ref: &same, known: []string{"bare-tag:summary", "tag-kept:summary"}},
+		{name: "a reference that keeps the opener only", ref: &opener, failed: true, known: []string{"tag-kept:summary"}, new: []string{"bare-tag:summary"}},
+		{name: "the new kind's property accepted", ref: &opener, accept: []string{"bare-tag"}, known: []string{"tag-kept:summary"}},
+	} {
+		res, err := Run(bare, cases, Options{Size: -1, Reference: tc.ref, Accept: tc.accept})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var known, fresh []string
+		for _, k := range res.Kinds {
+			if k.Count != 2 {
+				t.Errorf("%s: %s counted %d times, want 2", tc.name, k.Kind, k.Count)
+			}
+			if k.Known {
+				known = append(known, k.Kind)
+				if k.ReferenceCount != 2 {
+					t.Errorf("%s: the reference's %s counted %d, want 2", tc.name, k.Kind, k.ReferenceCount)
+				}
+			}
+			if k.New() {
+				fresh = append(fresh, k.Kind)
+			}
+		}
+		if res.Failed() != tc.failed || strings.Join(known, ",") != strings.Join(tc.known, ",") || strings.Join(fresh, ",") != strings.Join(tc.new, ",") {
+			t.Errorf("%s: Run() failed %v, known %v, new %v; want %v, %v, %v", tc.name, res.Failed(), known, fresh, tc.failed, tc.known, tc.new)
+		}
+	}
+}
