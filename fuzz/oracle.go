@@ -25,12 +25,15 @@ const (
 	// case, with attributes, on one line).
 	PropBareTag = "bare-tag"
 	// PropTagKept: the summary keeps a structural tag line (a <summary>, </summary>,
-	// <analysis> or </analysis> line) that the intended summary does not have: an unclosed
-	// opener left in front of the text, a closer left at its end. Without an intended
-	// summary, a text with fenced code or an example block, or whose summary block itself
-	// holds a tag line (the tag may be quoted), is ambiguous, and so is an analysis tag line
-	// inside the summary (not its first or last line): it marks analysis within the summary,
-	// and whether the line belongs there the text does not decide.
+	// <analysis> or </analysis> line): an unclosed opener left in front of the text, a
+	// closer left at its end. Against a corpus case's intended summary (a person judged it),
+	// any such line it does not have counts. Otherwise (no intended summary, or a drift
+	// sample's, known from a structure the text may not show) the text decides: a summary
+	// tag line anywhere in the summary, or an analysis tag line as its first or last line.
+	// Ambiguous: a text with fenced code or an example block; a text whose summary block
+	// itself holds a tag line (quoted, or an HTML <details> element's <summary>); an
+	// analysis tag line inside the summary, which marks analysis within it (whether the
+	// lines it marks are analysis is analysis-leak's question).
 	PropTagKept = "tag-kept"
 	// PropLost: nothing is returned where a reader sees a summary: the text holds a
 	// "<summary>" line outside every analysis region, a body with a letter or digit, and a
@@ -350,7 +353,7 @@ func check(text string, e compact.Extraction, want *corpus.Intended, s *drift.Sa
 		out = append(out, v)
 	}
 	if e.OK {
-		if v, ok := tagKept(text, e, want); ok {
+		if v, ok := tagKept(text, e, want, s); ok {
 			out = append(out, v)
 		}
 	}
@@ -363,16 +366,21 @@ func check(text string, e compact.Extraction, want *corpus.Intended, s *drift.Sa
 }
 
 // tagKept is check's tag-kept verdict on a found summary.
-func tagKept(text string, e compact.Extraction, want *corpus.Intended) (violation, bool) {
-	if want != nil {
+func tagKept(text string, e compact.Extraction, want *corpus.Intended, s *drift.Sample) (violation, bool) {
+	if want != nil && keptTagLine(want.Summary, text) != "" {
+		return violation{}, false // the intended summary has a tag line: it may keep one
+	}
+	if want != nil && s == nil {
+		// A person judged the corpus case's summary: any tag line it does not have counts.
 		tl := keptTagLine(e.Summary, text)
-		if tl == "" || keptTagLine(want.Summary, text) != "" {
+		if tl == "" {
 			return violation{}, false
 		}
 		v := newViolation(PropTagKept, tagSub(tl), "the summary keeps the tag line "+tl)
 		v.ambiguous = fenced(text)
 		return v, true
 	}
+	// Otherwise the text decides, as a reader reads it.
 	ls := linesOf(e.Summary, text)
 	inner := ""
 	for i, l := range ls {

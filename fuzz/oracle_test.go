@@ -64,6 +64,9 @@ func TestProperties(t *testing.T) {
 		{name: "the intended summary has the tag line", text: "quoted:\n<summary>\nend", got: found("quoted:\n<summary>\nend"), want: intends("quoted:\n<summary>\nend")},
 		{name: "the intended summary has none", text: "<summary>\nx\n<analysis>\ny", got: found("x\n<analysis>\ny"), want: intends("x"),
 			fails: []string{"tag-kept:analysis"}},
+		{name: "a drift sample whose block quotes an HTML summary element", text: "<summary>\n1. Fix it.\n<details>\n<summary>\nOlder\n</summary>\n</details>\n</summary>",
+			got: found("1. Fix it.\n<details>\n<summary>\nOlder\n</summary>\n</details>"), want: intends("1. Fix it."), s: sample("", "1. Fix it.", false),
+			ambiguous: []string{PropTagKept}},
 
 		// summary-lost
 		{name: "a closed block lost", text: "<summary>\n1. Fix it.\n</summary>", got: none, fails: []string{"summary-lost:closed-block"}},
