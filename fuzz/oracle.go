@@ -39,8 +39,10 @@ const (
 	// "<summary>" line outside every analysis region, a body with a letter or digit, and a
 	// "</summary>" line; or a corpus case intends a summary; or a drift sample intends one
 	// that stands outside every analysis region of the text (an analysis opener outside
-	// fences up to its closer, or to the end with none). A drift sample whose summary stands
-	// inside such a region, or that drift marks ambiguous, is ambiguous.
+	// fences up to its closer, or to the end with none). Ambiguous: a drift sample whose
+	// summary stands inside such a region, or that drift marks ambiguous; a closed block
+	// followed by an analysis closer that closes no opener (a reasoning model's "</think>"
+	// whose opener was in the prompt: the block may be part of the analysis).
 	PropLost = "summary-lost"
 	// PropNondeterministic: the same text got two different answers.
 	PropNondeterministic = "nondeterministic"
@@ -252,8 +254,10 @@ func isFence(l string) bool {
 // to its closer, or to the end when it has none), then at least one line with a letter or
 // digit and no tag or fence, then a "</summary>" line. A body whose [bracketed] lines are
 // three or more and outnumber the others may be the prompt's template echoed ("[Detailed
-// description]"): no reader can tell it from a summary.
-func visibleSummary(text string) bool {
+// description]"): no reader can tell it from a summary. A block followed by an analysis
+// closer that closes no opener (a reasoning model's "</think>" with its opener in the
+// prompt) may be inside the analysis: maybe then reports it, when no block is visible.
+func visibleSummary(text string) (visible, maybe bool) {
 	ls := lines(text)
 	inAnalysis := false
 	for i := 0; i < len(ls); i++ {
@@ -279,7 +283,25 @@ func visibleSummary(text string) bool {
 			continue // placeholders, [Detailed description]: maybe the prompt's template echoed
 		}
 		if j < len(ls) && isTag(ls[j], "</summary>") && body {
-			return true
+			if !orphanCloserAfter(ls[j+1:]) {
+				return true, false
+			}
+			maybe = true
+		}
+	}
+	return false, maybe
+}
+
+// orphanCloserAfter reports whether ls, the lines after a block outside analysis, hold an
+// analysis closer that closes no opener of theirs.
+func orphanCloserAfter(ls []string) bool {
+	open := false
+	for _, l := range ls {
+		for _, m := range analysisTag.FindAllStringSubmatch(l, -1) {
+			if m[1] == "/" && !open {
+				return true
+			}
+			open = m[1] == ""
 		}
 	}
 	return false
@@ -410,10 +432,12 @@ func tagKept(text string, e compact.Extraction, want *corpus.Intended, s *drift.
 
 // lost is check's summary-lost verdict where nothing was returned.
 func lost(text string, want *corpus.Intended, s *drift.Sample) (violation, bool) {
-	visible := visibleSummary(text)
+	visible, maybe := visibleSummary(text)
 	if want == nil {
-		if visible {
-			return newViolation(PropLost, "closed-block", "nothing returned for a text with a closed summary block"), true
+		if visible || maybe {
+			v := newViolation(PropLost, "closed-block", "nothing returned for a text with a closed summary block")
+			v.ambiguous = !visible
+			return v, true
 		}
 		return violation{}, false
 	}
@@ -426,7 +450,7 @@ func lost(text string, want *corpus.Intended, s *drift.Sample) (violation, bool)
 	}
 	v := newViolation(PropLost, sub, "nothing returned; the intended summary begins "+quote(want.Summary, 60))
 	// A person judged a corpus case; a drift sample's structure knows more than its text.
-	v.ambiguous = s != nil && !visible && (s.Ambiguous || insideAnalysis(text, want.Summary))
+	v.ambiguous = s != nil && !visible && (s.Ambiguous || maybe || insideAnalysis(text, want.Summary))
 	return v, true
 }
 

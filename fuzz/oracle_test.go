@@ -71,6 +71,10 @@ func TestProperties(t *testing.T) {
 		// summary-lost
 		{name: "a closed block lost", text: "<summary>\n1. Fix it.\n</summary>", got: none, fails: []string{"summary-lost:closed-block"}},
 		{name: "a corpus case's summary lost", text: "Done. <summary>1. Fix it.</summary>", got: none, want: intends("1. Fix it."), fails: []string{"summary-lost:intended"}},
+		{name: "a closed block before a closed think block, lost", text: "<summary>\n1. Fix it.\n</summary>\n<think>\nmore\n</think>", got: none,
+			fails: []string{"summary-lost:closed-block"}},
+		{name: "a closed block before a closer of no opener", text: "<analysis></analysis>\n<summary>\n1. Fix it.\n</summary>\n-</think>", got: none,
+			ambiguous: []string{PropLost}},
 		{name: "a summary block inside analysis is analysis", text: "<analysis>\n<summary>\n1. Fix it.\n</summary>\n</Analysis>", got: none},
 		{name: "an echoed template", text: "<summary>\n[Task 1]\n[Detailed description]\n[Next step]\n</summary>", got: none},
 		{name: "nothing to lose", text: "1. Fix it.", got: none},
