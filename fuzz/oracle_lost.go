@@ -13,7 +13,9 @@ import (
 // visibleSummary reports whether text holds a block any reader takes for the summary: a
 // "<summary>" line outside every analysis region (from an analysis opener in any spelling
 // to its closer, or to the end when it has none), then at least one line with a letter or
-// digit and no tag or fence, then a "</summary>" line. A body whose [bracketed] lines are
+// digit that is no bare section heading ("1. Primary Request and Intent:": a block of
+// headings alone has nothing to lose), and no line with a tag or fence, then a "</summary>"
+// line. A body whose [bracketed] lines are
 // three or more and outnumber the others may be the prompt's template echoed ("[Detailed
 // description]"): no reader can tell it from a summary. A block followed by an analysis
 // closer that closes no opener (a reasoning model's "</think>" with its opener in the
@@ -38,7 +40,7 @@ func visibleSummary(text string) (visible, maybe bool) {
 			case t != "":
 				other++
 			}
-			body = body || strings.IndexFunc(t, isAlnum) >= 0
+			body = body || strings.IndexFunc(t, isAlnum) >= 0 && !sectionHeading.MatchString(strings.TrimSpace(ls[j]))
 		}
 		if bracketed >= 3 && bracketed > other {
 			continue // placeholders, [Detailed description]: maybe the prompt's template echoed

@@ -76,6 +76,8 @@ func TestProperties(t *testing.T) {
 		{name: "a closed block before a closer of no opener", text: "<analysis></analysis>\n<summary>\n1. Fix it.\n</summary>\n-</think>", got: none,
 			ambiguous: []string{PropLost}},
 		{name: "a summary block inside analysis is analysis", text: "<analysis>\n<summary>\n1. Fix it.\n</summary>\n</Analysis>", got: none},
+		{name: "a block of a section heading alone", text: "<summary>\n1. Primary Request and Intent:\n</summary>", got: none},
+		{name: "a heading and its text", text: "<summary>\n1. Primary Request and Intent:\n   Fix it.\n</summary>", got: none, fails: []string{"summary-lost:closed-block"}},
 		{name: "an echoed template", text: "<summary>\n[Task 1]\n[Detailed description]\n[Next step]\n</summary>", got: none},
 		{name: "nothing to lose", text: "1. Fix it.", got: none},
 		{name: "an intended summary of headings only", text: "<summary>\n1. Primary Request and Intent:", got: none, want: intends("1. Primary Request and Intent:")},
