@@ -13,8 +13,8 @@ import (
 // visibleSummary reports whether text holds a block any reader takes for the summary: a
 // "<summary>" line outside every analysis region (from an analysis opener in any spelling
 // to its closer, or to the end when it has none), then at least one line with a letter or
-// digit that is no bare section heading ("1. Primary Request and Intent:": a block of
-// headings alone has nothing to lose), and no line with a tag or fence, then a "</summary>"
+// digit besides its list number and that is no bare section heading ("1. Primary Request
+// and Intent:": a block of headings alone has nothing to lose), and no line with a tag or fence, then a "</summary>"
 // line. A body whose [bracketed] lines are
 // three or more and outnumber the others may be the prompt's template echoed ("[Detailed
 // description]"): no reader can tell it from a summary. A block followed by an analysis
@@ -40,7 +40,8 @@ func visibleSummary(text string) (visible, maybe bool) {
 			case t != "":
 				other++
 			}
-			body = body || strings.IndexFunc(t, isAlnum) >= 0 && !sectionHeading.MatchString(strings.TrimSpace(ls[j]))
+			words := listNumber.ReplaceAllString(t, "") // "1.::" has no word
+			body = body || strings.IndexFunc(words, isAlnum) >= 0 && !sectionHeading.MatchString(strings.TrimSpace(ls[j]))
 		}
 		if bracketed >= 3 && bracketed > other {
 			continue // placeholders, [Detailed description]: maybe the prompt's template echoed
@@ -128,6 +129,9 @@ func lost(text string, want *corpus.Intended, s *drift.Sample) (violation, bool)
 	v.ambiguous = s != nil && !visible && (s.Ambiguous || maybe || insideAnalysis(text, want.Summary))
 	return v, true
 }
+
+// listNumber matches the number that starts a numbered line ("1.", "12)").
+var listNumber = regexp.MustCompile(`^[#* ]*[0-9]+[.)]`)
 
 // sectionHeading matches a line that is only a numbered section heading: "3. Files and Code
 // Sections:", "**1. Primary Request and Intent:**".

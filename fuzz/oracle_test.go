@@ -77,6 +77,7 @@ func TestProperties(t *testing.T) {
 			ambiguous: []string{PropLost}},
 		{name: "a summary block inside analysis is analysis", text: "<analysis>\n<summary>\n1. Fix it.\n</summary>\n</Analysis>", got: none},
 		{name: "a block of a section heading alone", text: "<summary>\n1. Primary Request and Intent:\n</summary>", got: none},
+		{name: "a list number and punctuation", text: "<summary>\n1.::\n</summary>", got: none},
 		{name: "a heading and its text", text: "<summary>\n1. Primary Request and Intent:\n   Fix it.\n</summary>", got: none, fails: []string{"summary-lost:closed-block"}},
 		{name: "an echoed template", text: "<summary>\n[Task 1]\n[Detailed description]\n[Next step]\n</summary>", got: none},
 		{name: "nothing to lose", text: "1. Fix it.", got: none},
