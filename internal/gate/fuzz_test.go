@@ -1,10 +1,15 @@
 package gate
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compacteval/compacteval/fuzz"
 )
 
 // TestParseConfigFuzz: the fuzz: section is decoded as strictly as the rest of gate.yaml: a
@@ -40,5 +45,33 @@ func TestParseConfigFuzz(t *testing.T) {
 				t.Errorf("%s: Accepted(robust) = %v, want nothing", tc.name, got)
 			}
 		}
+	}
+}
+
+// TestFuzzKindsInSchema: gate.schema.json's list of fuzz kinds is fuzz's, so that the schema
+// refuses what ParseConfig refuses.
+func TestFuzzKindsInSchema(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "schema", "gate.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Defs struct {
+			FuzzKind struct {
+				Enum []string `json:"enum"`
+			} `json:"fuzzKind"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, k := range append(append([]string{}, fuzz.Properties...), fuzz.Kinds()...) {
+		if !slices.Contains(want, k) {
+			want = append(want, k)
+		}
+	}
+	if !slices.Equal(doc.Defs.FuzzKind.Enum, want) {
+		t.Errorf("gate.schema.json's fuzzKind enum = %q,\nwant fuzz.Properties then fuzz.Kinds: %q", doc.Defs.FuzzKind.Enum, want)
 	}
 }
