@@ -35,10 +35,10 @@ func ExampleRun() {
 		}
 	}
 	for _, f := range res.Examples {
-		fmt.Printf("%s on %q (%d bytes before minimizing)\n", f.Property, f.Input, f.OriginalBytes)
+		fmt.Printf("%s on %q (%d bytes before minimizing)\n", f.Kind, f.Input, f.OriginalBytes)
 	}
 	// Output:
 	// failed: true
 	// tag-kept: 1
-	// tag-kept on "<summary>\n<summary>" (74 bytes before minimizing)
+	// tag-kept:/summary on "<summary>\n</summary>" (74 bytes before minimizing)
 }

@@ -32,7 +32,9 @@ func TestOracles(t *testing.T) {
 	} {
 		var got []string
 		for _, v := range check(tc.text, tc.got, nil, nil) {
-			got = append(got, v.prop)
+			if !v.ambiguous {
+				got = append(got, v.prop)
+			}
 		}
 		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("%s: check(%q, %q) = %v, want %v", tc.name, tc.text, tc.got.Summary, got, tc.want)
@@ -50,17 +52,17 @@ func TestMinimize(t *testing.T) {
 	seedEx, _ := compact.Lookup("seed")
 	seed := Of(seedEx)
 	text := "Some prose first.\nMore prose.\n<summary>\n1. Primary Request and Intent:\n   Fix the flaky test.\n2. Key Technical Concepts:\n   - Go"
-	if !stillFails(PropTagKept, text, seedEx.Extract(text)) {
+	if !stillFails("tag-kept:summary", text, seedEx.Extract(text)) {
 		t.Fatalf("seed(%q) = %q does not keep its opener", text, seedEx.Extract(text).Summary)
 	}
-	small, spent, err := minimize(PropTagKept, text, seed.ExtractAll, 500)
+	small, spent, err := minimize("tag-kept:summary", text, seed.ExtractAll, 500)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if small != "<summary>" {
 		t.Errorf("minimize() = %q after %d extractions, want %q", small, spent, "<summary>")
 	}
-	if _, spent, _ := minimize(PropTagKept, text, seed.ExtractAll, 3); spent > 3+len(text) {
+	if _, spent, _ := minimize("tag-kept:summary", text, seed.ExtractAll, 3); spent > 3+len(text) {
 		t.Errorf("minimize() spent %d extractions on a budget of 3", spent)
 	}
 }
@@ -94,5 +96,54 @@ func TestTimeFamiliesFirstFails(t *testing.T) {
 	got, err := timeFamilies(func(string) (compact.Extraction, error) { return compact.Extraction{}, boom }, 64)
 	if !errors.Is(err, boom) || len(got) != 1 || got[0].Family != Families[0].Name || got[0].Verdict != "timeout" {
 		t.Errorf("timeFamilies(failing) = %+v, %v; want one timeout of %s", got, err, Families[0].Name)
+	}
+}
+
+// TestRunReference: a kind the reference shows on the same inputs is known and does not
+// fail the run; a kind it does not show fails, unless accepted.
+func TestRunReference(t *testing.T) {
+	constant := func(name, summary string) Target {
+		return Of(compact.Extractor{Name: name, Extract: func(string) compact.Extraction { return compact.Extraction{Summary: summary, OK: true} }})
+	}
+	cases := []*corpus.Case{
+		{ID: "a", Response: "<summary>\n1. Fix it.\n</summary>", Intended: corpus.Intended{Found: true, Summary: "1. Fix it."}},
+		{ID: "b", Response: "Done.", Intended: corpus.Intended{Found: true, Summary: "Done."}},
+	}
+	bare := constant("bare", "<summary>")
+	same, opener := constant("same", "<summary>"), constant("opener", "<summary>\nx")
+	for _, tc := range []struct {
+		name       string
+		ref        *Target
+		accept     []string
+		failed     bool
+		known, new []string
+	}{
+		{name: "no reference", failed: true, new: []string{"bare-tag:summary", "tag-kept:summary"}},
+		{name: "the same behaviour", ref: &same, known: []string{"bare-tag:summary", "tag-kept:summary"}},
+		{name: "a reference that keeps the opener only", ref: &opener, failed: true, known: []string{"tag-kept:summary"}, new: []string{"bare-tag:summary"}},
+		{name: "the new kind's property accepted", ref: &opener, accept: []string{"bare-tag"}, known: []string{"tag-kept:summary"}},
+	} {
+		res, err := Run(bare, cases, Options{Size: -1, Reference: tc.ref, Accept: tc.accept})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var known, fresh []string
+		for _, k := range res.Kinds {
+			if k.Count != 2 {
+				t.Errorf("%s: %s counted %d times, want 2", tc.name, k.Kind, k.Count)
+			}
+			if k.Known {
+				known = append(known, k.Kind)
+				if k.ReferenceCount != 2 {
+					t.Errorf("%s: the reference's %s counted %d, want 2", tc.name, k.Kind, k.ReferenceCount)
+				}
+			}
+			if k.New() {
+				fresh = append(fresh, k.Kind)
+			}
+		}
+		if res.Failed() != tc.failed || strings.Join(known, ",") != strings.Join(tc.known, ",") || strings.Join(fresh, ",") != strings.Join(tc.new, ",") {
+			t.Errorf("%s: Run() failed %v, known %v, new %v; want %v, %v, %v", tc.name, res.Failed(), known, fresh, tc.failed, tc.known, tc.new)
+		}
 	}
 }

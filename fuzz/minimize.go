@@ -10,17 +10,17 @@ import (
 // extractFunc extracts from many texts at once (a Target's ExtractAll).
 type extractFunc func(texts []string) ([]compact.Extraction, error)
 
-// minimize shrinks text while prop still fails by stillFails: it removes runs of lines
+// minimize shrinks text while it still fails with the given kind by stillFails: it removes runs of lines
 // (halves, quarters, ... single lines), then runs of bytes at rune boundaries, keeping
 // the first removal that still fails, until none does or budget extractions are spent.
 // Candidates of one round are extracted in one batch. It returns the smallest failing text
 // found (text itself when nothing smaller fails) and the extractions spent.
-func minimize(prop, text string, extract extractFunc, budget int) (string, int, error) {
+func minimize(kind, text string, extract extractFunc, budget int) (string, int, error) {
 	spent := 0
 	for _, unit := range []func(string) []string{splitKeepLines, splitRunes} {
 		for spent < budget {
 			parts := unit(text)
-			next, n, err := shrinkOnce(prop, parts, extract, budget-spent)
+			next, n, err := shrinkOnce(kind, parts, extract, budget-spent)
 			spent += n
 			if err != nil {
 				return text, spent, err
@@ -36,7 +36,7 @@ func minimize(prop, text string, extract extractFunc, budget int) (string, int, 
 
 // shrinkOnce tries removing chunks of parts, largest first, and returns the first shorter
 // text that still fails ("" when none does).
-func shrinkOnce(prop string, parts []string, extract extractFunc, budget int) (string, int, error) {
+func shrinkOnce(kind string, parts []string, extract extractFunc, budget int) (string, int, error) {
 	spent := 0
 	for size := len(parts) / 2; size >= 1 && spent < budget; size /= 2 {
 		var cands []string
@@ -50,7 +50,7 @@ func shrinkOnce(prop string, parts []string, extract extractFunc, budget int) (s
 			return "", spent, err
 		}
 		for i, c := range cands {
-			if stillFails(prop, c, got[i]) {
+			if stillFails(kind, c, got[i]) {
 				return c, spent, nil
 			}
 		}

@@ -1,10 +1,12 @@
 package fuzz
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,6 +65,14 @@ type Options struct {
 	// MinimizeBudget bounds the extractions spent shrinking one failure; 0 is
 	// DefaultMinimizeBudget.
 	MinimizeBudget int
+	// Reference, when set, is run on the same inputs (not timed, not checked for
+	// determinism): a kind of failure it shows too is known (KindCount.Known), a behaviour
+	// of the reference rather than of the change being fuzzed. compacteval fuzz gives the
+	// built-in seed here for a module or command, a user's copy of the seed module.
+	Reference *Target
+	// Accept lists kinds and properties (a property accepts all its kinds) that do not make
+	// the run fail (KindCount.Accepted): gate.yaml's fuzz section.
+	Accept []string
 }
 
 // Defaults of Options.
@@ -88,10 +98,15 @@ func Run(t Target, cases []*corpus.Case, opt Options) (*Result, error) {
 	if opt.MinimizeBudget == 0 {
 		opt.MinimizeBudget = DefaultMinimizeBudget
 	}
-	f := &fuzzer{t: t, opt: opt, seen: map[[32]byte]bool{},
-		res: &Result{Extractor: t.Name, Seed: opt.Seed, Inputs: map[string]int{}, Counts: map[string]int{}, Examples: []Failure{}, Timings: []Timing{}}}
+	f := &fuzzer{t: t, opt: opt, seen: map[[32]byte]bool{}, kinds: map[string]int{}, refKinds: map[string]int{},
+		res: &Result{Extractor: t.Name, Seed: opt.Seed, Inputs: map[string]int{}, Counts: map[string]int{}, Ambiguous: map[string]int{},
+			Examples: []Failure{}, Timings: []Timing{}, Kinds: []KindCount{}}}
+	if opt.Reference != nil {
+		f.res.Reference = opt.Reference.Name
+	}
 	for _, p := range Properties {
 		f.res.Counts[p] = 0
+		f.res.Ambiguous[p] = 0
 	}
 	start := time.Now()
 	f.start = start
@@ -99,6 +114,7 @@ func Run(t Target, cases []*corpus.Case, opt Options) (*Result, error) {
 	if errors.Is(err, errStopped) {
 		err = nil
 	}
+	f.tally()
 	f.res.Seconds = round2(time.Since(start).Seconds())
 	if f.res.Seconds > 0 {
 		f.res.ExecsPerSecond = float64(int64(float64(f.res.Execs) / time.Since(start).Seconds()))
@@ -113,6 +129,24 @@ type fuzzer struct {
 	seen  map[[32]byte]bool // examples kept, by property and minimized input
 	last  []compact.Extraction
 	start time.Time
+	// kinds counts the failures of each kind, refKinds the reference's on the same inputs.
+	kinds, refKinds map[string]int
+}
+
+// tally sets the result's Kinds from the counts, in the order of Kinds.
+func (f *fuzzer) tally() {
+	order := Kinds()
+	names := make([]string, 0, len(f.kinds))
+	for k := range f.kinds {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(slices.Index(order, a), slices.Index(order, b)), cmp.Compare(a, b))
+	})
+	for _, k := range names {
+		f.res.Kinds = append(f.res.Kinds, KindCount{Kind: k, Property: PropertyOf(k), Count: f.kinds[k],
+			ReferenceCount: f.refKinds[k], Known: f.refKinds[k] > 0, Accepted: Accepts(f.opt.Accept, k)})
+	}
 }
 
 // input is one text to check, with what is known of it.
@@ -203,25 +237,56 @@ func (f *fuzzer) check(ins []input, again []answered) error {
 	}
 	for i, a := range again {
 		if got[i] != a.got {
-			f.fail(a.in, a.got, violation{PropNondeterministic, fmt.Sprintf("answered %s, then %s", describe(a.got), describe(got[i]))})
+			f.fail(a.in, a.got, newViolation(PropNondeterministic, "", fmt.Sprintf("answered %s, then %s", describe(a.got), describe(got[i]))))
 		}
 	}
 	f.last = got[len(again):]
 	for i, in := range ins {
 		for _, v := range check(in.text, f.last[i], in.want, in.s) {
+			if v.ambiguous {
+				f.res.Ambiguous[v.prop]++
+				continue
+			}
 			f.fail(in, f.last[i], v)
 		}
+	}
+	return f.reference(ins)
+}
+
+// reference counts the kinds of failure the reference shows on ins.
+func (f *fuzzer) reference(ins []input) error {
+	if f.opt.Reference == nil {
+		return nil
+	}
+	texts := make([]string, len(ins))
+	for i, in := range ins {
+		texts[i] = in.text
+	}
+	got, err := f.opt.Reference.ExtractAll(texts)
+	if err != nil {
+		return fmt.Errorf("reference %s: %w", f.opt.Reference.Name, err)
+	}
+	for i, in := range ins {
+		for _, v := range check(in.text, got[i], in.want, in.s) {
+			if !v.ambiguous {
+				f.refKinds[v.kind]++
+			}
+		}
+	}
+	if f.opt.Reference.Forget != nil {
+		f.opt.Reference.Forget()
 	}
 	return nil
 }
 
 // fail counts a failure and keeps it, minimized, when it is one of the first distinct ones
-// of its property.
+// of its kind.
 func (f *fuzzer) fail(in input, got compact.Extraction, v violation) {
 	f.res.Counts[v.prop]++
+	f.kinds[v.kind]++
 	kept := 0
 	for _, e := range f.res.Examples {
-		if e.Property == v.prop {
+		if e.Kind == v.kind {
 			kept++
 		}
 	}
@@ -229,8 +294,11 @@ func (f *fuzzer) fail(in input, got compact.Extraction, v violation) {
 		return
 	}
 	text := in.text
-	if v.prop != PropNondeterministic && stillFails(v.prop, text, got) {
-		small, _, err := minimize(v.prop, text, f.extract, f.opt.MinimizeBudget)
+	// A failure judged against an intended result may not fail by the text alone; then
+	// minimizing finds nothing smaller, or a smaller text that shows the same kind alone.
+	// Two kinds need the intended result by definition: no text alone shows them.
+	if v.prop != PropNondeterministic && v.kind != kindOf(PropLost, "intended") && v.kind != kindOf(PropLeak, "marked") {
+		small, _, err := minimize(v.kind, text, f.extract, f.opt.MinimizeBudget)
 		if err == nil && small != text {
 			text = small
 			if again, err := f.extract([]string{text}); err == nil {
@@ -238,18 +306,18 @@ func (f *fuzzer) fail(in input, got compact.Extraction, v violation) {
 			}
 			// Say what the small input shows, not the original.
 			for _, w := range check(text, got, nil, nil) {
-				if w.prop == v.prop {
+				if w.kind == v.kind && !w.ambiguous {
 					v.detail = w.detail
 				}
 			}
 		}
 	}
-	key := sha256.Sum256([]byte(v.prop + "\x00" + text))
+	key := sha256.Sum256([]byte(v.kind + "\x00" + text))
 	if f.seen[key] {
 		return
 	}
 	f.seen[key] = true
-	f.res.Examples = append(f.res.Examples, Failure{Property: v.prop, Generator: in.gen, Case: in.id, Detail: v.detail,
+	f.res.Examples = append(f.res.Examples, Failure{Property: v.prop, Kind: v.kind, Generator: in.gen, Case: in.id, Detail: v.detail,
 		Input: text, OriginalBytes: len(in.text), Output: got.Summary, Found: got.OK})
 }
 
@@ -276,11 +344,12 @@ func (f *fuzzer) timeCheck() error {
 			continue
 		}
 		f.res.Counts[PropSuperlinear]++
+		f.kinds[kindOf(PropSuperlinear, t.Family)]++
 		large := "no answer within the timeout"
 		if t.LargeSeconds != nil {
 			large = fmt.Sprintf("%.3fs", *t.LargeSeconds)
 		}
-		f.res.Examples = append(f.res.Examples, Failure{Property: PropSuperlinear, Generator: "time", Case: t.Family,
+		f.res.Examples = append(f.res.Examples, Failure{Property: PropSuperlinear, Kind: kindOf(PropSuperlinear, t.Family), Generator: "time", Case: t.Family,
 			Detail: fmt.Sprintf("%s: %d bytes in %.3fs, %d bytes in %s (x%.0f for a x10 input)", t.Family, t.SmallBytes, t.SmallSeconds, t.LargeBytes, large, t.Ratio)})
 	}
 	if err != nil && f.t.TimedOut != nil && f.t.TimedOut(err) {

@@ -27,12 +27,13 @@ var categoryOf = map[string]string{
 // already there is kept as it is (the same failure found again): nothing is overwritten, the
 // failure's File still names it, and existing lists it.
 // Cases are marked corpus.Unreviewed, with intended from robust as compacteval record
-// does, for a person to judge.
-func WriteInbox(dir string, r *fuzz.Result) (written int, existing []string, err error) {
+// does, for a person to judge. keep, when not nil, chooses the kinds written (compacteval
+// fuzz writes the new ones: not known in the reference, not accepted).
+func WriteInbox(dir string, r *fuzz.Result, keep func(kind string) bool) (written int, existing []string, err error) {
 	for i := range r.Examples {
 		f := &r.Examples[i]
 		cat, ok := categoryOf[f.Property]
-		if !ok || f.Input == "" {
+		if !ok || f.Input == "" || keep != nil && !keep(f.Kind) {
 			continue
 		}
 		sum := sha256.Sum256([]byte(f.Input))

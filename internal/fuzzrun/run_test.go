@@ -72,7 +72,7 @@ func TestRunSeedModule(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	n, _, err := WriteInbox(dir, res)
+	n, _, err := WriteInbox(dir, res, nil)
 	if err != nil || n == 0 {
 		t.Fatalf("WriteInbox() = %d, %v; want new cases", n, err)
 	}
@@ -87,7 +87,7 @@ func TestRunSeedModule(t *testing.T) {
 	}
 	// The same failures again overwrite nothing.
 	before := snapshot(t, dir)
-	if again, existing, err := WriteInbox(dir, res); err != nil || again != 0 || len(existing) != n {
+	if again, existing, err := WriteInbox(dir, res, nil); err != nil || again != 0 || len(existing) != n {
 		t.Errorf("WriteInbox() again = %d, %d existing, %v; want 0 new files and the %d there", again, len(existing), err, n)
 	}
 	if after := snapshot(t, dir); after != before {

@@ -35,6 +35,8 @@ type Config struct {
 	Problems string `yaml:"problems"`
 	// Review sets when compacteval review's A/B run with a model fails (docs/review-ab.md).
 	Review ReviewGate `yaml:"review"`
+	// Fuzz lists the kinds of fuzz failure accepted per extractor (compacteval fuzz -config).
+	Fuzz FuzzConfig `yaml:"fuzz"`
 
 	// AllowCorpusChange compares two reports whose corpus (its digest) or drift parameters
 	// differ; without it Check refuses them. Not part of gate.yaml: a flag of the command.
@@ -206,6 +208,9 @@ func ParseConfig(file string, data []byte) (Config, error) {
 			return Config{}, err
 		}
 	}
+	if err := checkFuzz(&doc, bad); err != nil {
+		return Config{}, err
+	}
 	for i := range cfg.MustPass {
 		m := &cfg.MustPass[i]
 		m.Line = seqLine(&doc, i, "must_pass")
@@ -281,10 +286,12 @@ var (
 		"*int": "a whole number", "string": "a string", "[]string": "a list of strings",
 		"gate.Drops": "a mapping of allowed drops", "map[string]gate.ExtractorDrops": "a mapping of extractor names",
 		"[]gate.MustPass": "a list of must_pass entries", "gate.ExtractorDrops": "a mapping of allowed drops",
-		"gate.MustPass": "a must_pass entry (extractor, cases)", "gate.Config": "a mapping"}
+		"gate.MustPass": "a must_pass entry (extractor, cases)", "gate.Config": "a mapping",
+		"gate.FuzzConfig": "a mapping (accept)", "map[string][]string": "a mapping of extractor names to lists of kinds"}
 	// yamlKeys are the keys of each mapping of gate.yaml, by the Go type that decodes it.
 	yamlKeys = map[string][]string{"Config": tagsOf(Config{}), "Drops": tagsOf(Drops{}),
-		"ExtractorDrops": tagsOf(ExtractorDrops{}), "MustPass": tagsOf(MustPass{})}
+		"ExtractorDrops": tagsOf(ExtractorDrops{}), "MustPass": tagsOf(MustPass{}), "FuzzConfig": tagsOf(FuzzConfig{}),
+		"ReviewGate": tagsOf(ReviewGate{})}
 )
 
 // tagsOf returns the yaml keys of struct v's fields, in their order.

@@ -60,6 +60,9 @@ type Options struct {
 	SkipEval      bool
 	// Fuzz, when set, fuzzes every extractor after the other stages (compacteval fuzz).
 	Fuzz *fuzz.Options
+	// FuzzFor, when set, adjusts a copy of Fuzz for one extractor (its reference, the
+	// kinds it accepts).
+	FuzzFor func(ex *extractor.Extractor, opt *fuzz.Options)
 	// KeepSummaries keeps every result's summary in the report (review compares them);
 	// otherwise only those of cases shown in detail are kept.
 	KeepSummaries bool
@@ -229,7 +232,11 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 	if opt.Fuzz != nil && ctx.Err() == nil {
 		for i, ex := range exs {
 			progress(StageFuzz, i, len(exs))
-			res, err := fuzzrun.Run(ctx, ex, cases, *opt.Fuzz)
+			fo := *opt.Fuzz
+			if opt.FuzzFor != nil {
+				opt.FuzzFor(ex, &fo)
+			}
+			res, err := fuzzrun.Run(ctx, ex, cases, fo)
 			r.Fuzz = append(r.Fuzz, res)
 			if err != nil {
 				return r, fmt.Errorf("%w: fuzz: %w", ErrExtractor, err)
