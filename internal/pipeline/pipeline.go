@@ -170,6 +170,7 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 	// The cases stream through the extraction a batch at a time: the report keeps their
 	// results, and the drift pairs the matrix reads.
 	t := newTally(r, exs, opt)
+	r.Cases = make([]report.Case, 0, len(entries))
 	var pairs []drift.Pair
 	keepPairs := drift.PairsRead(len(entries), opt.DriftN)
 	m := newMeter(StageExtract, len(entries)*len(exs), progress)
@@ -437,7 +438,8 @@ func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) {
 		for _, cat := range c.Categories {
 			t.catCases[cat]++
 		}
-		cr := report.Case{ID: c.ID, Title: c.Title, Categories: c.Categories, Origin: c.Origin.Kind, IntendedFound: c.Intended.Found}
+		cr := report.Case{ID: c.ID, Title: c.Title, Categories: c.Categories, Origin: c.Origin.Kind, IntendedFound: c.Intended.Found,
+			Results: make([]report.Result, 0, len(exs))}
 		goldens := opt.Corpus.GoldenOf(c.ID)
 		detailed := false
 		for i, ex := range exs {
