@@ -489,17 +489,33 @@ func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) {
 				}
 			}
 			if opt.KeepSummaries || show || !res.MatchesIntended && report.Detailed[ex.Name] {
-				s := strings.Clone(got.Summary) // not a slice of the response, which goes with the batch
+				s := got.Summary
 				res.Summary = &s
 				detailed = detailed || show || !res.MatchesIntended
 			}
 			cr.Results = append(cr.Results, res)
 		}
+		// The report keeps its own copy of what it shows: the response of a case shown in
+		// detail, and the texts it holds (most summaries and intended ones) as parts of it,
+		// so that the case and its batch go.
 		if detailed {
-			cr.Response, cr.Intended = c.Response, c.Intended.Summary
+			cr.Response, cr.Intended = c.Response, within(c.Response, c.Intended.Summary)
+		}
+		for i := range cr.Results {
+			if s := cr.Results[i].Summary; s != nil {
+				*s = within(cr.Response, *s)
+			}
 		}
 		r.Cases = append(r.Cases, cr)
 	}
+}
+
+// within returns s as a part of text where text holds it, or a copy of s.
+func within(text, s string) string {
+	if i := strings.Index(text, s); i >= 0 && s != "" {
+		return text[i : i+len(s)]
+	}
+	return strings.Clone(s)
 }
 
 // finish fills the counts of every case added. It reports whether any golden file was
