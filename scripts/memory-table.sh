@@ -34,14 +34,16 @@ mkdir -p "$dir"
 build() {
 	local rev=$1 out=$2
 	if [ -z "$rev" ]; then
-		go build -o "$out" ./cmd/compacteval
+		go build -o "$out.$$" ./cmd/compacteval # then renamed: another call may be running $out
+		mv -f "$out.$$" "$out"
 		return
 	fi
 	if [ ! -d "$dir/base-src" ]; then
 		git worktree add --detach "$dir/base-src" "$rev" > /dev/null 2>&1
 	fi
 	git -C "$dir/base-src" checkout --detach --quiet "$rev"
-	(cd "$dir/base-src" && go build -o "$out" ./cmd/compacteval)
+	(cd "$dir/base-src" && go build -o "$out.$$" ./cmd/compacteval)
+	mv -f "$out.$$" "$out"
 }
 
 # measure LABEL BIN N: one line "label n bytes wall_s rss_kb eval_s json_bytes" in the results.
