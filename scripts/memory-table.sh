@@ -76,9 +76,10 @@ measure() {
 	rm -rf "$dir/out-$label-$n"
 }
 
-rev=$(git rev-parse --short HEAD)
+# A build is named by the last commit that changed more than the docs and the scripts.
+rev=$(git log -1 --format=%h -- . ':!docs' ':!scripts')
 state=$rev
-[ -z "$(git status --porcelain --untracked-files=no)" ] || state="$rev+changes"
+[ -z "$(git status --porcelain --untracked-files=no -- . ':!docs' ':!scripts')" ] || state="$rev+changes"
 build "" "$dir/compacteval-head"
 for n in "${sizes[@]}"; do
 	measure "$state" "$dir/compacteval-head" "$n"
