@@ -8,7 +8,7 @@
 # stage's time from the progress lines, and the size of report.json.
 #
 # Usage: scripts/memory-table.sh [N...]     (default: 2150 21500 100000)
-#   MEMORY_BASE=REV   also measures the build of REV (a git worktree in MEMORY_DIR), for
+#   MEMORY_BASE=REV   also measures the build of REV (git archive REV, built in MEMORY_DIR), for
 #                     the sizes in MEMORY_BASE_SIZES (default: 2150 21500)
 #   MEMORY_DIR=DIR    keeps the corpora, the builds and the results there (default: a
 #                     temporary folder removed at the end); with MEMORY_REUSE=1 a result
@@ -26,7 +26,7 @@ read -r -a base_sizes <<< "${MEMORY_BASE_SIZES:-2150 21500}"
 dir=${MEMORY_DIR:-}
 if [ -z "$dir" ]; then
 	dir=$(mktemp -d)
-	trap 'git worktree remove --force "$dir/base-src" 2> /dev/null || true; rm -rf "$dir"' EXIT
+	trap 'rm -rf "$dir"' EXIT
 fi
 mkdir -p "$dir"
 
@@ -38,10 +38,9 @@ build() {
 		mv -f "$out.$$" "$out"
 		return
 	fi
-	if [ ! -d "$dir/base-src" ]; then
-		git worktree add --detach "$dir/base-src" "$rev" > /dev/null 2>&1
-	fi
-	git -C "$dir/base-src" checkout --detach --quiet "$rev"
+	rm -rf "$dir/base-src"
+	mkdir "$dir/base-src"
+	git archive "$rev" | tar -x -C "$dir/base-src"
 	(cd "$dir/base-src" && go build -o "$out.$$" ./cmd/compacteval)
 	mv -f "$out.$$" "$out"
 }
