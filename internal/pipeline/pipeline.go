@@ -381,8 +381,9 @@ func compacts(exs []*extractor.Extractor) []compact.Extractor {
 	return out
 }
 
-// batch is how many cases the stages read and hold at once.
-const batch = 2 * extractor.Batch
+// batch is how many cases the stages read and hold at once (a variable: a test makes it
+// small, so that a small corpus takes several batches).
+var batch = 2 * extractor.Batch
 
 // anyPair reports whether any of entries is a pair the drift matrix can mutate, reading
 // only the cases that may be one, a batch at a time, up to the first.
