@@ -14,12 +14,15 @@
 #   score       docs/speed.md: scoring a 200k-token session (BenchmarkScore200kTokens)
 #   pipeline    docs/speed.md: the whole pipeline (BenchmarkRun, BenchmarkRunModule)
 #   redaction   docs/commands/record.md: the redactor on its labelled set (TestLabelledSet)
+#   memory      docs/speed.md: time and peak memory of run at 2,150, 21,500 and 100,000 cases
+#               (scripts/memory-table.sh; about an hour and a half on two busy cores, so it is
+#               run only when named; its MEMORY_* settings pass through)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 file_of() {
 	case "$1" in
-	reference | extractors | score | pipeline) echo docs/speed.md ;;
+	reference | extractors | score | pipeline | memory) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
 	esac
@@ -78,6 +81,9 @@ measure() {
 					printf "| `%s` | %.1f-%.1f ms | %.1f MB |\n", m, lo[m] / 1e6, hi[m] / 1e6, mem[m] / 1e6
 				}
 			}'
+		;;
+	memory)
+		scripts/memory-table.sh
 		;;
 	redaction)
 		go test -count=1 -v -run '^TestLabelledSet$' ./internal/redact |

@@ -14,6 +14,8 @@
 #                     temporary folder removed at the end); with MEMORY_REUSE=1 a result
 #                     already in DIR for the same build and N is not measured again, so the
 #                     runs of a long table can be made one at a time
+#   MEMORY_TABLE_ONLY=1  measures nothing: prints the table of every result in MEMORY_DIR
+#                     (the base first), for a table whose runs were made one at a time
 # A 100,000-case corpus takes 2.8 GB of disk; its run takes about an hour on two busy cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,28 +78,42 @@ measure() {
 }
 
 # A build is named by the last commit that changed more than the docs and the scripts.
+# A build is named by the last commit that changed more than the docs and the scripts.
 rev=$(git log -1 --format=%h -- . ':!docs' ':!scripts')
 state=$rev
 [ -z "$(git status --porcelain --untracked-files=no -- . ':!docs' ':!scripts')" ] || state="$rev+changes"
-build "" "$dir/compacteval-head"
-for n in "${sizes[@]}"; do
-	measure "$state" "$dir/compacteval-head" "$n"
-done
-if [ -n "${MEMORY_BASE:-}" ]; then
-	base=$(git rev-parse --short "$MEMORY_BASE")
-	build "$MEMORY_BASE" "$dir/compacteval-base"
-	for n in "${base_sizes[@]}"; do
-		measure "$base" "$dir/compacteval-base" "$n"
+base=
+[ -z "${MEMORY_BASE:-}" ] || base=$(git rev-parse --short "$MEMORY_BASE")
+if [ "${MEMORY_TABLE_ONLY:-}" = 1 ]; then
+	# Every build measured in MEMORY_DIR, the base first.
+	labels=()
+	[ -z "$base" ] || labels+=("$base")
+	for f in "$dir"/result-*.txt; do
+		[ -e "$f" ] || { echo "memory-table: no results in $dir" >&2; exit 2; }
+		l=$(cut -d' ' -f1 "$f")
+		[[ " ${labels[*]} " == *" $l "* ]] || labels+=("$l")
 	done
+else
+	build "" "$dir/compacteval-head"
+	for n in "${sizes[@]}"; do
+		measure "$state" "$dir/compacteval-head" "$n"
+	done
+	labels=()
+	if [ -n "$base" ]; then
+		build "$MEMORY_BASE" "$dir/compacteval-base"
+		for n in "${base_sizes[@]}"; do
+			measure "$base" "$dir/compacteval-base" "$n"
+		done
+		labels+=("$base")
+	fi
+	labels+=("$state")
 fi
 
 echo "| build | cases | case files | wall time | of which eval | peak memory (max RSS) | per case | report.json |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-labels=("$state")
-[ -z "${MEMORY_BASE:-}" ] || labels+=("$base")
 for label in "${labels[@]}"; do
 	for f in "$dir"/result-"$label"-*.txt; do
-		[ -e "$f" ] && cat "$f"
+		if [ -e "$f" ]; then cat "$f"; fi
 	done | sort -k2,2n | awk '
 	function thousands(n,   s) { s = ""; while (n >= 1000) { s = sprintf(",%03d", n % 1000) s; n = int(n / 1000) } return n s }
 	{
