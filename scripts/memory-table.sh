@@ -71,7 +71,7 @@ measure() {
 	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$dir/time-$label-$n.txt")
 	rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$dir/time-$label-$n.txt")
 	evals=$(sed -n 's/^compacteval run: eval: \([0-9]*\)\/\1 cases, \([0-9.]*\)s$/\2/p' "$dir/err-$label-$n.txt" | tail -1)
-	bytes=$(du -sb "$cases" | cut -f1)
+	bytes=$(du -sb "$cases/" | cut -f1)
 	json=$(stat -c %s "$dir/out-$label-$n/report.json")
 	echo "$label $n $bytes $wall $rss ${evals:--} $json" > "$res"
 	rm -rf "$dir/out-$label-$n"
@@ -113,7 +113,12 @@ echo "| build | cases | case files | wall time | of which eval | peak memory (ma
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for label in "${labels[@]}"; do
 	for f in "$dir"/result-"$label"-*.txt; do
-		if [ -e "$f" ]; then cat "$f"; fi
+		[ -e "$f" ] || continue
+		read -r l n bytes rest < "$f"
+		if [ -d "$dir/cases-$n/" ]; then # the corpus as it is: its size is not part of a run
+			bytes=$(du -sb "$dir/cases-$n/" | cut -f1)
+		fi
+		echo "$l $n $bytes $rest"
 	done | sort -k2,2n | awk '
 	function thousands(n,   s) { s = ""; while (n >= 1000) { s = sprintf(",%03d", n % 1000) s; n = int(n / 1000) } return n s }
 	{
