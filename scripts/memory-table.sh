@@ -5,7 +5,7 @@
 # Each corpus is N copies of the bundled cases under new ids (internal/cmd/bigcorpus: no
 # goldens, so no golden stage). Each run is the whole command with every built-in
 # extractor, under /usr/bin/time -v: wall time and Maximum resident set size, the eval
-# stage's time from the progress lines, and the size of report.json.
+# stage's time and cases from the progress lines, and the size of report.json.
 #
 # Usage: scripts/memory-table.sh [N...]     (default: 2150 21500 100000)
 #   MEMORY_BASE=REV   also measures the build of REV (git archive REV, built in MEMORY_DIR), for
@@ -118,10 +118,12 @@ for label in "${labels[@]}"; do
 		if [ -d "$dir/cases-$n/" ]; then # the corpus as it is: its size is not part of a run
 			bytes=$(du -sb "$dir/cases-$n/" | cut -f1)
 		fi
-		echo "$l $n $bytes $rest"
+		scored=$(sed -n 's/^compacteval run: eval: \([0-9]*\)\/\1 cases, .*/\1/p' "$dir/err-$l-$n.txt" 2> /dev/null | tail -1)
+		echo "$l $n $bytes $rest ${scored:-0}"
 	done | sort -k2,2n | awk '
 	function thousands(n,   s) { s = ""; while (n >= 1000) { s = sprintf(",%03d", n % 1000) s; n = int(n / 1000) } return n s }
 	{
-		printf "| `%s` | %s | %.0f MB | %.0f s | %s | %.0f MB | %.1f KB | %.0f MB |\n", $1, thousands($2), $3 / 1e6, $4, ($6 == "-" ? "-" : sprintf("%.0f s", $6)), $5 / 1024, $5 / $2, $7 / 1e6
+		evals = ($6 == "-" || $8 == 0) ? "-" : sprintf("%.0f s (%s cases, %.0f ms each)", $6, thousands($8), 1000 * $6 / $8)
+		printf "| `%s` | %s | %.0f MB | %.0f s | %s | %.0f MB | %.1f KB | %.0f MB |\n", $1, thousands($2), $3 / 1e6, $4, evals, $5 / 1024, $5 / $2, $7 / 1e6
 	}'
 done
