@@ -4,8 +4,9 @@
 #
 # Each corpus is N copies of the bundled cases under new ids (internal/cmd/bigcorpus: no
 # goldens, so no golden stage). Each run is the whole command with every built-in
-# extractor, under /usr/bin/time -v: wall time and Maximum resident set size, the eval
-# stage's time and cases from the progress lines, and the size of report.json.
+# extractor, under /usr/bin/time -v: the load average as it starts ("-" for a result kept
+# from before the script recorded it), wall time and Maximum resident set size (the peak),
+# the eval stage's time and cases from the progress lines, and the size of report.json.
 #
 # Usage: scripts/memory-table.sh [N...]     (default: 2150 21500 100000)
 #   MEMORY_BASE=REV   also measures the build of REV (git archive REV, built in MEMORY_DIR), for
@@ -58,7 +59,9 @@ measure() {
 		go run ./internal/cmd/bigcorpus -n "$n" -out "$cases.tmp" > /dev/null
 		mv "$cases.tmp" "$cases"
 	fi
-	echo "memory-table: $label at $n cases, load average $(cut -d' ' -f1 /proc/loadavg)" >&2
+	local load
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	echo "memory-table: $label at $n cases, load average $load" >&2
 	rm -rf "$dir/out-$label-$n"
 	local code=0
 	/usr/bin/time -v -o "$dir/time-$label-$n.txt" "$bin" run -corpus "$cases" -out "$dir/out-$label-$n" > /dev/null 2> "$dir/err-$label-$n.txt" || code=$?
@@ -73,7 +76,7 @@ measure() {
 	evals=$(sed -n 's/^compacteval run: eval: \([0-9]*\)\/\1 cases, \([0-9.]*\)s$/\2/p' "$dir/err-$label-$n.txt" | tail -1)
 	bytes=$(du -sb "$cases/" | cut -f1)
 	json=$(stat -c %s "$dir/out-$label-$n/report.json")
-	echo "$label $n $bytes $wall $rss ${evals:--} $json" > "$res"
+	echo "$label $n $bytes $wall $rss ${evals:--} $json $load" > "$res"
 	rm -rf "$dir/out-$label-$n"
 }
 
@@ -109,21 +112,21 @@ else
 	labels+=("$state")
 fi
 
-echo "| build | cases | case files | wall time | of which eval | peak memory (max RSS) | per case | report.json |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| build | cases | case files | load at start | wall time | of which eval | peak memory (max RSS) | per case | report.json |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for label in "${labels[@]}"; do
 	for f in "$dir"/result-"$label"-*.txt; do
 		[ -e "$f" ] || continue
-		read -r l n bytes rest < "$f"
+		read -r l n bytes wall rss evals json load < "$f"
 		if [ -d "$dir/cases-$n/" ]; then # the corpus as it is: its size is not part of a run
 			bytes=$(du -sb "$dir/cases-$n/" | cut -f1)
 		fi
 		scored=$(sed -n 's/^compacteval run: eval: \([0-9]*\)\/\1 cases, .*/\1/p' "$dir/err-$l-$n.txt" 2> /dev/null | tail -1)
-		echo "$l $n $bytes $rest ${scored:-0}"
+		echo "$l $n $bytes $wall $rss $evals $json ${load:--} ${scored:-0}"
 	done | sort -k2,2n | awk '
 	function thousands(n,   s) { s = ""; while (n >= 1000) { s = sprintf(",%03d", n % 1000) s; n = int(n / 1000) } return n s }
 	{
-		evals = ($6 == "-" || $8 == 0) ? "-" : sprintf("%.0f s (%s cases, %.0f ms each)", $6, thousands($8), 1000 * $6 / $8)
-		printf "| `%s` | %s | %.0f MB | %.0f s | %s | %.0f MB | %.1f KB | %.0f MB |\n", $1, thousands($2), $3 / 1e6, $4, evals, $5 / 1024, $5 / $2, $7 / 1e6
+		evals = ($6 == "-" || $9 == 0) ? "-" : sprintf("%.0f s (%s cases, %.0f ms each)", $6, thousands($9), 1000 * $6 / $9)
+		printf "| `%s` | %s | %.0f MB | %s | %.0f s | %s | %.0f MB | %.1f KB | %.0f MB |\n", $1, thousands($2), $3 / 1e6, $8, $4, evals, $5 / 1024, $5 / $2, $7 / 1e6
 	}'
 done
