@@ -2,7 +2,9 @@
 // prompt that every extractor is measured against.
 //
 // A case is one YAML file (FORMAT.md describes the fields); Load reads a tree of them
-// strictly and reports every problem as file:line:col.
+// strictly and reports every problem as file:line:col. Open reads the corpora of a run and
+// holds their cases; OpenLazy checks them alike but keeps an Entry per case, and Read reads
+// cases back from their files a batch at a time, so that memory does not grow with them.
 package corpus
 
 import "strings"

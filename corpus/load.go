@@ -62,6 +62,12 @@ func (ps Problems) Error() string {
 // symbolic link to a folder below dir are problems (neither is loaded), while a linked case
 // file is read and a dir that is itself a link is followed.
 func Load(dir string) ([]*Case, error) {
+	return cases(loadDir(dir, true))
+}
+
+// loadDir is Load; with keep false it keeps each case's Entry and how to read it again,
+// not the case.
+func loadDir(dir string, keep bool) ([]loaded, error) {
 	var files []string
 	var walkProblems Problems
 	walkRoot := dir
@@ -105,13 +111,18 @@ func Load(dir string) ([]*Case, error) {
 		}
 		refs[i] = fileRef{name: f, parse: func() (*Case, error) { return ReadFile(f, id) }}
 	}
-	return loadFiles(refs, walkProblems)
+	return loadFiles(refs, walkProblems, keep)
 }
 
 // LoadFS reads every *.yaml file of fsys as a case whose id is its path without the
 // extension, as Load does for a folder of category folders. Problems name files as
 // label/path.
 func LoadFS(fsys fs.FS, label string) ([]*Case, error) {
+	return cases(loadFS(fsys, label, true))
+}
+
+// loadFS is LoadFS; keep is loadDir's.
+func loadFS(fsys fs.FS, label string, keep bool) ([]loaded, error) {
 	var refs []fileRef
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -132,7 +143,7 @@ func LoadFS(fsys fs.FS, label string) ([]*Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read corpus %s: %w", label, err)
 	}
-	return loadFiles(refs, nil)
+	return loadFiles(refs, nil, keep)
 }
 
 // fileRef is one case file: its name in problems and how to read and parse it.
@@ -141,11 +152,33 @@ type fileRef struct {
 	parse func() (*Case, error)
 }
 
+// loaded is a case file that loaded: the case (nil when it is not kept), its entry, and
+// how to read it again.
+type loaded struct {
+	c     *Case
+	entry Entry
+	ref   fileRef
+}
+
+// cases returns the cases of ls, and err.
+func cases(ls []loaded, err error) ([]*Case, error) {
+	if ls == nil {
+		return nil, err
+	}
+	out := make([]*Case, len(ls))
+	for i, l := range ls {
+		out[i] = l.c
+	}
+	return out, err
+}
+
 // loadFiles parses files in parallel (YAML decoding dominates) and merges the results in
-// file order after the problems found walking the folder.
-func loadFiles(files []fileRef, walkProblems Problems) ([]*Case, error) {
+// file order after the problems found walking the folder. With keep false, only the
+// entries of the cases are kept.
+func loadFiles(files []fileRef, walkProblems Problems, keep bool) ([]loaded, error) {
 	type result struct {
-		c   *Case
+		l   loaded
+		ok  bool
 		err error
 	}
 	results := make([]result, len(files))
@@ -157,7 +190,13 @@ func loadFiles(files []fileRef, walkProblems Problems) ([]*Case, error) {
 			defer wg.Done()
 			for i := range next {
 				c, err := files[i].parse()
-				results[i] = result{c, err}
+				results[i] = result{err: err}
+				if c != nil {
+					results[i].l, results[i].ok = loaded{entry: entryOf(c), ref: files[i]}, true
+					if keep {
+						results[i].l.c = c
+					}
+				}
 			}
 		}()
 	}
@@ -166,33 +205,34 @@ func loadFiles(files []fileRef, walkProblems Problems) ([]*Case, error) {
 	}
 	close(next)
 	wg.Wait()
-	var cases []*Case
+	var out []loaded
 	problems := walkProblems
 	seen := map[string]string{}
 	for i, f := range files {
 		file := f.name
-		c, err := results[i].c, results[i].err
+		res := results[i]
 		var ps Problems
-		if errors.As(err, &ps) {
+		if errors.As(res.err, &ps) {
 			problems = append(problems, ps...)
-		} else if err != nil {
-			return nil, err
+		} else if res.err != nil {
+			return nil, res.err
 		}
-		if c == nil {
+		if !res.ok {
 			continue
 		}
-		if prev, dup := seen[c.ID]; dup {
-			problems = append(problems, Problem{File: file, Line: 1, Msg: fmt.Sprintf("duplicate id %q (also in %s)", c.ID, prev)})
+		id := res.l.entry.ID
+		if prev, dup := seen[id]; dup {
+			problems = append(problems, Problem{File: file, Line: 1, Msg: fmt.Sprintf("duplicate id %q (also in %s)", id, prev)})
 			continue
 		}
-		seen[c.ID] = file
-		cases = append(cases, c)
+		seen[id] = file
+		out = append(out, res.l)
 	}
-	sort.Slice(cases, func(i, j int) bool { return cases[i].ID < cases[j].ID })
+	sort.Slice(out, func(i, j int) bool { return out[i].entry.ID < out[j].entry.ID })
 	if len(problems) > 0 {
-		return cases, problems
+		return out, problems
 	}
-	return cases, nil
+	return out, nil
 }
 
 // isLinkToDir reports whether path is a symbolic link to a folder.

@@ -33,6 +33,8 @@ type Source struct {
 
 // Corpus is the cases of a run and where they came from.
 type Corpus struct {
+	// Cases are the cases in id order; nil for a corpus opened with OpenLazy, whose cases
+	// Entries and Read give.
 	Cases   []*Case
 	Sources []Source
 	// Problems are the case files that did not load, with their positions.
@@ -42,18 +44,27 @@ type Corpus struct {
 	// them: each was read once, from the first source, and the later source does not count it.
 	Repeated []string
 
-	from map[string]int // case id -> the source it came from
+	from    map[string]int // case id -> the source it came from
+	entries []loaded       // every case in id order, kept or not (Open, OpenLazy)
 }
 
 // Digest returns the SHA-256 of a set of cases, over their ids and file digests in id
 // order: two corpora with the same cases have the same digest wherever they were read
 // from.
 func Digest(cases []*Case) string {
-	sorted := append([]*Case(nil), cases...)
+	es := make([]Entry, len(cases))
+	for i, c := range cases {
+		es[i] = Entry{ID: c.ID, SHA256: c.SHA256}
+	}
+	return digest(es)
+}
+
+func digest(es []Entry) string {
+	sorted := append([]Entry(nil), es...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
 	h := sha256.New()
-	for _, c := range sorted {
-		fmt.Fprintf(h, "%s\x00%s\n", c.ID, c.SHA256)
+	for _, e := range sorted {
+		fmt.Fprintf(h, "%s\x00%s\n", e.ID, e.SHA256)
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
@@ -64,26 +75,34 @@ func Digest(cases []*Case) string {
 // source has too replaces it; a case file an earlier source read already (the same real
 // path) is left out and listed in Corpus.Repeated. With no values the bundled corpus is
 // read. Case files that do not load are Corpus.Problems; a folder that cannot be read is an error.
-func Open(values []string) (*Corpus, error) {
+func Open(values []string) (*Corpus, error) { return open(values, true) }
+
+// OpenLazy is Open without keeping the cases: it reads and checks every case file as Open
+// does (the same Problems, Sources, Repeated and Digest) but keeps only each case's Entry,
+// and Cases is nil. Read reads cases again from their files when they are needed, so a
+// caller that takes them a batch at a time holds one batch, whatever the corpus's size.
+func OpenLazy(values []string) (*Corpus, error) { return open(values, false) }
+
+func open(values []string, keep bool) (*Corpus, error) {
 	if len(values) == 0 {
 		values = []string{EmbeddedLabel}
 	}
 	out := &Corpus{from: map[string]int{}}
-	index := map[string]int{} // id -> position in out.Cases
+	index := map[string]int{} // id -> position in out.entries
 	from := out.from
 	read := map[string]bool{} // the real paths of the case files read
 	for _, v := range values {
-		var cases []*Case
+		var ls []loaded
 		var err error
 		src := Source{Kind: "folder", Dir: v}
 		if v == EmbeddedLabel {
 			src = Source{Kind: EmbeddedLabel, Version: buildinfo.Version(), Golden: EmbeddedGolden()}
-			cases, err = LoadFS(Embedded(), EmbeddedLabel)
+			ls, err = loadFS(Embedded(), EmbeddedLabel, keep)
 		} else {
 			if _, serr := os.Stat(v); serr != nil {
 				return nil, fmt.Errorf("corpus %s: %w", v, serr)
 			}
-			cases, err = Load(v)
+			ls, err = loadDir(v, keep)
 			if g := DefaultGolden(v); isDir(g) {
 				src.Golden = os.DirFS(g)
 			}
@@ -95,49 +114,58 @@ func Open(values []string) (*Corpus, error) {
 			return nil, err
 		}
 		if src.Kind == "folder" {
-			cases = out.firstReads(cases, read)
+			ls = out.firstReads(ls, read)
 		}
-		src.Cases, src.SHA256 = len(cases), Digest(cases)
-		for _, c := range cases {
-			if i, dup := index[c.ID]; dup {
-				out.Sources[from[c.ID]].Replaced++
-				out.Cases[i] = c
+		es := make([]Entry, len(ls))
+		for i, l := range ls {
+			es[i] = l.entry
+		}
+		src.Cases, src.SHA256 = len(ls), digest(es)
+		for _, l := range ls {
+			id := l.entry.ID
+			if i, dup := index[id]; dup {
+				out.Sources[from[id]].Replaced++
+				out.entries[i] = l
 			} else {
-				index[c.ID] = len(out.Cases)
-				out.Cases = append(out.Cases, c)
+				index[id] = len(out.entries)
+				out.entries = append(out.entries, l)
 			}
-			from[c.ID] = len(out.Sources)
+			from[id] = len(out.Sources)
 		}
 		out.Sources = append(out.Sources, src)
 	}
-	sort.Slice(out.Cases, func(i, j int) bool { return out.Cases[i].ID < out.Cases[j].ID })
+	sort.Slice(out.entries, func(i, j int) bool { return out.entries[i].entry.ID < out.entries[j].entry.ID })
+	if keep {
+		out.Cases, _ = cases(out.entries, nil)
+	}
 	return out, nil
 }
 
 // firstReads returns the cases whose files no earlier source read, by real path, and adds the
 // others to c.Repeated. A file whose real path cannot be found counts by its name.
-func (c *Corpus) firstReads(cases []*Case, read map[string]bool) []*Case {
-	var kept []*Case
-	for _, k := range cases {
-		real, err := filepath.EvalSymlinks(k.File)
+func (c *Corpus) firstReads(ls []loaded, read map[string]bool) []loaded {
+	var kept []loaded
+	for _, l := range ls {
+		file := l.entry.File
+		real, err := filepath.EvalSymlinks(file)
 		if err == nil {
 			real, err = filepath.Abs(real)
 		}
 		if err != nil {
-			real = k.File
+			real = file
 		}
 		if read[real] {
-			c.Repeated = append(c.Repeated, k.File)
+			c.Repeated = append(c.Repeated, file)
 			continue
 		}
 		read[real] = true
-		kept = append(kept, k)
+		kept = append(kept, l)
 	}
 	return kept
 }
 
 // Digest returns the digest of the corpus's cases.
-func (c *Corpus) Digest() string { return Digest(c.Cases) }
+func (c *Corpus) Digest() string { return digest(c.Entries()) }
 
 // GoldenOf returns the golden files of the source case id came from, or nil.
 func (c *Corpus) GoldenOf(id string) fs.FS {

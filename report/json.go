@@ -1,20 +1,96 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/compacteval/compacteval/eval"
 )
 
 // Marshal returns the report as indented JSON with a final newline; HTML characters are
 // not escaped, so summaries read as written.
 func Marshal(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Write writes the report to w as Marshal returns it, byte for byte, encoding its cases
+// and its eval cases one at a time: the memory it needs does not grow with the cases.
+func Write(w io.Writer, r *Report) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	// The report without its cases, then each case in the place of the empty list.
+	head := *r
+	if len(r.Cases) > 0 {
+		head.Cases = []Case{}
+	}
+	if len(r.Eval.Cases) > 0 {
+		head.Eval.Cases = []eval.Result{}
+	}
+	text, err := encode(&head, "")
+	if err != nil {
+		return err
+	}
+	rest := text
+	if len(r.Cases) > 0 {
+		if rest, err = splice(bw, rest, "\n  \"cases\": [],\n", "", "    ", len(r.Cases), func(i int) any { return &r.Cases[i] }); err != nil {
+			return err
+		}
+	}
+	if len(r.Eval.Cases) > 0 {
+		at := bytes.Index(rest, []byte("\n  \"eval\": {\n"))
+		if at < 0 {
+			return fmt.Errorf("write report: no eval object in %.40q", rest)
+		}
+		bw.Write(rest[:at])
+		if rest, err = splice(bw, rest[at:], "\n    \"cases\": [],\n", "  ", "      ", len(r.Eval.Cases), func(i int) any { return &r.Eval.Cases[i] }); err != nil {
+			return err
+		}
+	}
+	bw.Write(rest)
+	return bw.Flush()
+}
+
+// splice writes text up to the first empty list marker (a key with its value [] on a line
+// of its own, at the indent of lead), then the n elements of that list, each at prefix,
+// as the encoder writes a list; it returns the text after the marker.
+func splice(w *bufio.Writer, text []byte, marker, lead, prefix string, n int, elem func(int) any) ([]byte, error) {
+	at := bytes.Index(text, []byte(marker))
+	if at < 0 {
+		return nil, fmt.Errorf("write report: no %q", marker)
+	}
+	w.Write(text[:at])
+	w.WriteString(marker[:len(marker)-len("],\n")] + "\n")
+	for i := range n {
+		data, err := encode(elem(i), prefix)
+		if err != nil {
+			return nil, err
+		}
+		w.WriteString(prefix)
+		w.Write(bytes.TrimSuffix(data, []byte("\n")))
+		if i < n-1 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n")
+	}
+	w.WriteString("  " + lead + "],\n")
+	return text[at+len(marker):], nil
+}
+
+// encode is the one encoding of the document and of its parts: indented by two spaces
+// after prefix, HTML characters not escaped, a final newline.
+func encode(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -17,12 +17,15 @@
 #   robust      docs/robust.md: robust's and seed's instructions on every benchmark input and
 #               family (scripts/robust-instructions.sh; needs valgrind, takes minutes; not in
 #               the default list)
+#   memory      docs/speed.md: time and peak memory of run at 2,150, 21,500 and 100,000 cases
+#               (scripts/memory-table.sh; about an hour and a half on two busy cores, so it is
+#               run only when named; its MEMORY_* settings pass through)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 file_of() {
 	case "$1" in
-	reference | extractors | score | pipeline) echo docs/speed.md ;;
+	reference | extractors | score | pipeline | memory) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
 	robust) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
@@ -85,6 +88,9 @@ measure() {
 		;;
 	robust)
 		scripts/robust-instructions.sh
+		;;
+	memory)
+		scripts/memory-table.sh
 		;;
 	redaction)
 		go test -count=1 -v -run '^TestLabelledSet$' ./internal/redact |

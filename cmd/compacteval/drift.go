@@ -77,7 +77,7 @@ func runDrift(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer extractor.CloseAll(exs)
 	if len(c.Problems) > 0 {
-		fmt.Fprintf(stderr, "compacteval drift: %d problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), len(c.Cases))
+		fmt.Fprintf(stderr, "compacteval drift: %d problems (run compacteval corpus lint); using the %d cases that loaded\n", len(c.Problems), c.Len())
 	}
 	p := newProgress("drift", stderr)
 	r, err := pipeline.Run(ctx, pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, SkipEval: true, Select: sel, Progress: p.update})

@@ -42,9 +42,10 @@ func (in *inputs) register(fs *flag.FlagSet) {
 	fs.DurationVar(&in.timeout, "timeout", extractor.DefaultTimeout, "the longest wait for one answer of a module or command")
 }
 
-// open opens the extractors and reads the corpus. The caller closes the extractors.
+// open opens the extractors and reads the corpus lazily (corpus.OpenLazy): the pipeline
+// reads the cases again a batch at a time. The caller closes the extractors.
 func (in *inputs) open(ctx context.Context, name string, stderr io.Writer) ([]*extractor.Extractor, *corpus.Corpus, bool) {
-	c, err := corpus.Open(in.corpora)
+	c, err := corpus.OpenLazy(in.corpora) // the stages read the cases a batch at a time
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval %s: %v\n", name, err)
 		return nil, nil, false

@@ -116,17 +116,14 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 var reportFiles = map[string]outfile.Kind{"report.json": outfile.Report, "report.md": outfile.Markdown, "report.html": outfile.HTML}
 
 // writeReports writes report.json, report.md and report.html to dir as one set
-// (render.WriteSet): a reader never finds files of two runs side by side.
+// (render.WriteSet): a reader never finds files of two runs side by side. The JSON and
+// the page are written as they are encoded, never held whole.
 func writeReports(r *report.Report, dir string) error {
-	data, err := report.Marshal(r)
-	if err != nil {
-		return err
-	}
-	html, err := render.HTML(r)
-	if err != nil {
-		return err
-	}
-	return render.WriteSet(dir, []render.File{{Name: "report.json", Data: data}, {Name: "report.md", Data: render.Markdown(r)}, {Name: "report.html", Data: html}})
+	return render.WriteSet(dir, []render.File{
+		{Name: "report.json", Write: func(w io.Writer) error { return report.Write(w, r) }},
+		{Name: "report.md", Data: render.Markdown(r)},
+		{Name: "report.html", Write: func(w io.Writer) error { return render.WriteHTML(w, r) }},
+	})
 }
 
 func printRunSummary(w io.Writer, r *report.Report, out string) {

@@ -272,6 +272,17 @@ func Samples(n int) int {
 	return n * (1 + 2*len(Operators()))
 }
 
+// PairsRead returns how many of npairs pairs Matrix(pairs, _, _, n) and Responses(pairs, _,
+// n) read: the first ones, as pairs are used in turn. The texts of the others are never
+// read (only their ids, in MatrixResult.Pairs), so a caller with many pairs may keep the
+// texts of these first ones only.
+func PairsRead(npairs, n int) int {
+	if n < 1 {
+		return 0
+	}
+	return min(npairs, n*max(1, len(Operators())))
+}
+
 // run makes and judges every job, in parallel; results[i] belongs to jobs[i].
 func run(jobs []job, pairs []Pair, extractors []compact.Extractor, ops []Operator) []result {
 	results := make([]result, len(jobs))

@@ -107,6 +107,34 @@ func TestMatrix(t *testing.T) {
 	}
 }
 
+// TestPairsRead holds Matrix and Responses to reading only the first PairsRead pairs: with
+// the texts of the others blanked, they give the same result.
+func TestPairsRead(t *testing.T) {
+	pairs := corpusPairs(t)
+	const n = 1 // so that fewer pairs are read than the corpus has
+	read := drift.PairsRead(len(pairs), n)
+	if read >= len(pairs) || read < 1 {
+		t.Fatalf("PairsRead(%d, %d) = %d: want some of the pairs, not all (the test needs more pairs)", len(pairs), n, read)
+	}
+	if got := drift.PairsRead(len(pairs), 0); got != 0 {
+		t.Errorf("PairsRead(%d, 0) = %d, want 0", len(pairs), got)
+	}
+	if got := drift.PairsRead(3, 1000); got != 3 {
+		t.Errorf("PairsRead(3, 1000) = %d, want 3", got)
+	}
+	blanked := append([]drift.Pair(nil), pairs...)
+	for i := read; i < len(blanked); i++ {
+		blanked[i] = drift.Pair{ID: blanked[i].ID}
+	}
+	extractors := append([]compact.Extractor{{Name: "seed", Extract: compact.Extract}}, fakeExtractors...)
+	if want, got := drift.Matrix(pairs, extractors, 3, n), drift.Matrix(blanked, extractors, 3, n); !cmp.Equal(want, got) {
+		t.Errorf("Matrix with the pairs past PairsRead blanked differs (-want +got):\n%s", cmp.Diff(want, got))
+	}
+	if want, got := drift.Responses(pairs, 3, n), drift.Responses(blanked, 3, n); !cmp.Equal(want, got) {
+		t.Errorf("Responses with the pairs past PairsRead blanked differs (-want +got):\n%s", cmp.Diff(want, got))
+	}
+}
+
 func TestMatrixEmpty(t *testing.T) {
 	m := drift.Matrix(nil, fakeExtractors, 1, 10)
 	if m.Total.Samples != 0 || m.Single != nil || len(m.Extractors) != 2 {

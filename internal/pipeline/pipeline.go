@@ -119,13 +119,13 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
-	cases := opt.Corpus.Cases
-	if len(cases) == 0 && len(opt.Corpus.Problems) == 0 {
+	entries := opt.Corpus.Entries()
+	if len(entries) == 0 && len(opt.Corpus.Problems) == 0 {
 		return nil, fmt.Errorf("no cases in %s", label(opt.Corpus))
 	}
 	r := &report.Report{SchemaVersion: report.SchemaVersion, Tool: report.Tool(buildinfo.Read()), Problems: []report.Problem{}, Cases: []report.Case{}}
 	r.Corpus = report.Corpus{Dir: label(opt.Corpus), SHA256: opt.Corpus.Digest(), Sources: opt.Corpus.Sources,
-		Cases: len(cases), Origins: map[string]int{}}
+		Cases: len(entries), Origins: map[string]int{}}
 	files := map[string]bool{}
 	for _, p := range opt.Corpus.Problems {
 		if !files[p.File] {
@@ -141,30 +141,32 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		var picked []*corpus.Case
-		for _, c := range cases {
-			if match(c.ID, c.Categories) {
-				picked = append(picked, c)
+		var picked []corpus.Entry
+		for _, e := range entries {
+			if match(e.ID, e.Categories) {
+				picked = append(picked, e)
 			}
 		}
-		if why := unknownCategories(sel.Categories, cases); why != "" {
+		if why := unknownCategories(sel.Categories, entries); why != "" {
 			return nil, fmt.Errorf("-category: %s in %s", why, r.Corpus.Dir) // a typo would shrink the selection unseen
 		}
 		if len(picked) == 0 {
-			return nil, fmt.Errorf("the selection (%s) matches none of the %d cases in %s", sel.Criteria(), len(cases), r.Corpus.Dir)
+			return nil, fmt.Errorf("the selection (%s) matches none of the %d cases in %s", sel.Criteria(), len(entries), r.Corpus.Dir)
 		}
-		sel.Cases, sel.Of = len(picked), len(cases)
+		sel.Cases, sel.Of = len(picked), len(entries)
 		r.Selection = &sel
-		cases = picked
+		entries = picked
 	}
 
 	// The drift matrix needs only the cases: a corpus it cannot mutate fails before the
 	// extraction, not after it.
-	var pairs []drift.Pair
-	if opt.DriftN > 0 {
-		pairs = drift.PairsFromCorpus(cases)
-		if len(pairs) == 0 && r.Selection == nil { // a selection may hold no well-formed case: an empty matrix
-			err := fmt.Errorf("no well-formed case among the %d loaded from %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", len(cases), r.Corpus.Dir)
+	if opt.DriftN > 0 && r.Selection == nil { // a selection may hold no well-formed case: an empty matrix
+		found, err := anyPair(opt.Corpus, entries)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			err := fmt.Errorf("no well-formed case among the %d loaded from %s for the drift matrix to mutate: add one (-corpus embedded -corpus DIR adds the bundled ones)", len(entries), r.Corpus.Dir)
 			if ps := opt.Corpus.Problems; len(ps) > 0 { // the cases that did not load may be why
 				files := fmt.Sprintf("%d case files", r.Corpus.LoadProblems)
 				if r.Corpus.LoadProblems == 1 {
@@ -176,15 +178,38 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 		}
 	}
 
-	responses := make([]string, len(cases))
-	for i, c := range cases {
-		responses[i] = c.Response
+	// The cases stream through the extraction a batch at a time: the report keeps their
+	// results, and the drift pairs the matrix reads.
+	t := newTally(r, exs, opt)
+	r.Cases = make([]report.Case, 0, len(entries))
+	var pairs []drift.Pair
+	keepPairs := drift.PairsRead(len(entries), opt.DriftN)
+	m := newMeter(StageExtract, len(entries)*len(exs), progress)
+	for from := 0; from < len(entries); from += batch {
+		cases, err := opt.Corpus.Read(entries[from:min(from+batch, len(entries))])
+		if err != nil {
+			return nil, err
+		}
+		responses := make([]string, len(cases))
+		for i, c := range cases {
+			responses[i] = c.Response
+		}
+		results, err := extractAll(ctx, exs, responses, m)
+		if err != nil {
+			return nil, err
+		}
+		t.add(cases, results)
+		if opt.DriftN > 0 {
+			for _, p := range drift.PairsFromCorpus(cases) {
+				if len(pairs) < keepPairs { // the texts of the pairs the matrix reads, apart from the cases'
+					pairs = append(pairs, drift.Pair{ID: p.ID, Analysis: strings.Clone(p.Analysis), Summary: strings.Clone(p.Summary)})
+				} else {
+					pairs = append(pairs, drift.Pair{ID: p.ID})
+				}
+			}
+		}
 	}
-	results, err := extractAll(ctx, exs, responses, newMeter(StageExtract, len(responses)*len(exs), progress))
-	if err != nil {
-		return nil, err
-	}
-	golden := extract(r, cases, exs, results, opt)
+	golden := t.finish()
 	r.Stages = append(r.Stages, StageExtract)
 	if golden {
 		r.Stages = append(r.Stages, StageGolden)
@@ -222,14 +247,19 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 		setDriftExact(r)
 		r.Stages = append(r.Stages, StageDrift)
 	}
+	pairs = nil
 
 	if !opt.SkipEval && ctx.Err() == nil {
-		if err := evalStage(ctx, r, cases, exs, opt, progress); err != nil {
+		if err := evalStage(ctx, r, opt.Corpus, entries, exs, opt, progress); err != nil {
 			return nil, err
 		}
 		r.Stages = append(r.Stages, StageEval)
 	}
 	if opt.Fuzz != nil && ctx.Err() == nil {
+		cases, err := opt.Corpus.Read(entries) // fuzzing seeds from every case at once
+		if err != nil {
+			return nil, err
+		}
 		for i, ex := range exs {
 			progress(StageFuzz, i, len(exs))
 			fo := *opt.Fuzz
@@ -366,28 +396,66 @@ func compacts(exs []*extractor.Extractor) []compact.Extractor {
 	return out
 }
 
-// extract fills Cases, Extractors, Corpus counts and the golden and deviation problems
-// from results[extractor][case]. It reports whether any golden file was compared: only
-// built-in extractors have goldens, and only where the case's source has a folder for
-// them.
-func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor, results [][]compact.Extraction, opt Options) bool {
-	catCases := map[string]int{}
-	perEx := make([]report.Extractor, len(exs))
-	perCat := make([]map[string]int, len(exs))
-	for i, ex := range exs {
-		perEx[i] = report.Extractor{Name: ex.Name, Source: ex.Source, External: ex.External()}
-		if !ex.External() {
-			perEx[i].Reference, _ = compact.ReferenceOnly(ex.Name)
+// batch is how many cases the stages read and hold at once (a variable: a test makes it
+// small, so that a small corpus takes several batches).
+var batch = 2 * extractor.Batch
+
+// anyPair reports whether any of entries is a pair the drift matrix can mutate, reading
+// only the cases that may be one, a batch at a time, up to the first.
+func anyPair(c *corpus.Corpus, entries []corpus.Entry) (bool, error) {
+	var maybe []corpus.Entry
+	for _, e := range entries {
+		if e.HasCategory("well-formed") && e.IntendedFound {
+			maybe = append(maybe, e)
 		}
-		perCat[i] = map[string]int{}
 	}
-	compared := false
+	for from := 0; from < len(maybe); from += batch {
+		cases, err := c.Read(maybe[from:min(from+batch, len(maybe))])
+		if err != nil {
+			return false, err
+		}
+		if len(drift.PairsFromCorpus(cases)) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// tally fills the report from the extraction of each batch of cases: Cases, Extractors,
+// Corpus counts, and the golden and deviation problems.
+type tally struct {
+	r        *report.Report
+	exs      []*extractor.Extractor
+	opt      Options
+	catCases map[string]int
+	perEx    []report.Extractor
+	perCat   []map[string]int
+	compared bool
+}
+
+func newTally(r *report.Report, exs []*extractor.Extractor, opt Options) *tally {
+	t := &tally{r: r, exs: exs, opt: opt, catCases: map[string]int{}, perEx: make([]report.Extractor, len(exs)), perCat: make([]map[string]int, len(exs))}
+	for i, ex := range exs {
+		t.perEx[i] = report.Extractor{Name: ex.Name, Source: ex.Source, External: ex.External()}
+		if !ex.External() {
+			t.perEx[i].Reference, _ = compact.ReferenceOnly(ex.Name)
+		}
+		t.perCat[i] = map[string]int{}
+	}
+	return t
+}
+
+// add adds cases and results[extractor][case]. What the report keeps of a case is its own
+// copy: it keeps no case alive once the batch is done.
+func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) {
+	r, exs, opt := t.r, t.exs, t.opt
 	for n, c := range cases {
 		r.Corpus.Origins[c.Origin.Kind]++
 		for _, cat := range c.Categories {
-			catCases[cat]++
+			t.catCases[cat]++
 		}
-		cr := report.Case{ID: c.ID, Title: c.Title, Categories: c.Categories, Origin: c.Origin.Kind, IntendedFound: c.Intended.Found}
+		cr := report.Case{ID: c.ID, Title: c.Title, Categories: c.Categories, Origin: c.Origin.Kind, IntendedFound: c.Intended.Found,
+			Results: make([]report.Result, 0, len(exs))}
 		goldens := opt.Corpus.GoldenOf(c.ID)
 		detailed := false
 		for i, ex := range exs {
@@ -395,7 +463,7 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 			res := report.Result{Extractor: ex.Name, OK: got.OK, Path: got.Path.String(), MatchesIntended: c.Matches(got)}
 			reason, listed := c.Deviation(ex.Name)
 			res.KnownDeviation = reason
-			e := &perEx[i]
+			e := &t.perEx[i]
 			e.Cases++
 			if listed {
 				e.KnownDeviations++
@@ -403,7 +471,7 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 			if res.MatchesIntended {
 				e.Intended++
 				for _, cat := range c.Categories {
-					perCat[i][cat]++
+					t.perCat[i][cat]++
 				}
 			}
 			show := false
@@ -421,7 +489,7 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 					Detail: fmt.Sprintf("known_deviations lists %s, but it now returns the intended result", ex.Name)})
 			}
 			if !ex.External() && hasGoldens(goldens, ex.Name) {
-				compared = true
+				t.compared = true
 				e.GoldenChecked++
 				var want *compact.Extraction
 				res.Golden, want = goldenStatus(goldens, ex.Name, c.ID, got)
@@ -443,21 +511,43 @@ func extract(r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor,
 			}
 			cr.Results = append(cr.Results, res)
 		}
+		// The report keeps its own copy of what it shows: the response of a case shown in
+		// detail, and the texts it holds (most summaries and intended ones) as parts of it,
+		// so that the case and its batch go.
 		if detailed {
-			cr.Response, cr.Intended = c.Response, c.Intended.Summary
+			cr.Response, cr.Intended = c.Response, within(c.Response, c.Intended.Summary)
+		}
+		for i := range cr.Results {
+			if s := cr.Results[i].Summary; s != nil {
+				*s = within(cr.Response, *s)
+			}
 		}
 		r.Cases = append(r.Cases, cr)
 	}
-	r.Corpus.Categories = counts(catCases, nil)
-	for i := range perEx {
-		e := &perEx[i]
+}
+
+// within returns s as a part of text where text holds it, or a copy of s.
+func within(text, s string) string {
+	if i := strings.Index(text, s); i >= 0 && s != "" {
+		return text[i : i+len(s)]
+	}
+	return strings.Clone(s)
+}
+
+// finish fills the counts of every case added. It reports whether any golden file was
+// compared: only built-in extractors have goldens, and only where the case's source has a
+// folder for them.
+func (t *tally) finish() bool {
+	t.r.Corpus.Categories = counts(t.catCases, nil)
+	for i := range t.perEx {
+		e := &t.perEx[i]
 		if e.Cases > 0 {
 			e.Rate = round4(float64(e.Intended) / float64(e.Cases))
 		}
-		e.Categories = counts(catCases, perCat[i])
+		e.Categories = counts(t.catCases, t.perCat[i])
 	}
-	r.Extractors = perEx
-	return compared
+	t.r.Extractors = t.perEx
+	return t.compared
 }
 
 // counts lists the categories in corpus.Categories order, then any others sorted.
@@ -528,8 +618,9 @@ func setDriftExact(r *report.Report) {
 	}
 }
 
-// evalStage scores every eval case with the eval extractor, on every core.
-func evalStage(ctx context.Context, r *report.Report, cases []*corpus.Case, exs []*extractor.Extractor, opt Options, progress func(string, int, int)) error {
+// evalStage scores every eval case with the eval extractor, on every core, reading the
+// cases that have a conversation a batch at a time.
+func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries []corpus.Entry, exs []*extractor.Extractor, opt Options, progress func(string, int, int)) error {
 	var ex *extractor.Extractor
 	if opt.EvalExtractor == "" {
 		ex = exs[0]
@@ -546,35 +637,67 @@ func evalStage(ctx context.Context, r *report.Report, cases []*corpus.Case, exs 
 	if ex == nil {
 		return fmt.Errorf("eval extractor %q is not among the extractors run (%s)", opt.EvalExtractor, strings.Join(extractor.Names(exs), ", "))
 	}
-	var inputs []eval.Input
-	for _, c := range cases {
-		if in, ok := eval.FromCase(c); ok {
-			inputs = append(inputs, in)
+	var scored []corpus.Entry
+	for _, e := range entries {
+		if e.Conversation { // eval.FromCase takes exactly these
+			scored = append(scored, e)
 		}
 	}
-	m := newMeter(StageEval, len(inputs), progress)
+	m := newMeter(StageEval, len(scored), progress)
 	eopt := eval.Options{Extractor: ex.Compact(), Redact: redact.String}
-	results := make([]eval.Result, len(inputs))
-	par.Do(len(inputs), func(i int) {
-		if ctx.Err() != nil {
-			return // a cancelled run's scores are dropped
+	results := make([]eval.Result, len(scored))
+	// A case with a conversation is several times the size of one without (87 KB of YAML
+	// against 17 KB in the bundled corpus): eval holds fewer at once.
+	size := max(1, batch/8)
+	for from := 0; from < len(scored) && ctx.Err() == nil; from += size {
+		cases, err := c.Read(scored[from:min(from+size, len(scored))])
+		if err != nil {
+			return err
 		}
-		results[i] = eval.Score(inputs[i], eopt)
-		m.add(1)
-	})
+		inputs := make([]eval.Input, len(cases))
+		for i, k := range cases {
+			var ok bool
+			if inputs[i], ok = eval.FromCase(k); !ok {
+				return fmt.Errorf("eval: case %s has no conversation", k.ID) // a broken invariant: Entry.Conversation said it had
+			}
+		}
+		par.Do(len(inputs), func(i int) {
+			if ctx.Err() != nil {
+				return // a cancelled run's scores are dropped
+			}
+			results[from+i] = detach(eval.Score(inputs[i], eopt))
+			m.add(1)
+		})
+	}
 	if err := ex.Err(); err != nil {
 		return fmt.Errorf("%w: %w", ErrExtractor, err)
 	}
 	r.Eval = eval.NewReport(results, eopt)
-	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(inputs), Skipped: len(cases) - len(inputs)})
+	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(scored), Skipped: len(entries) - len(scored)})
 	return nil
+}
+
+// detach returns res with its own copy of the texts it shares with its input, so that it
+// keeps no conversation alive.
+func detach(res eval.Result) eval.Result {
+	for _, facts := range []*[]eval.Fact{&res.Misattributed, &res.Missed, &res.Leaked, &res.PreviousSummaryLost} {
+		if *facts == nil {
+			continue
+		}
+		out := make([]eval.Fact, len(*facts))
+		for i, f := range *facts {
+			out[i] = eval.Fact{Kind: f.Kind, Text: strings.Clone(f.Text), Message: f.Message}
+		}
+		*facts = out
+	}
+	return res
 }
 
 // unknownCategories says which of want no case has, each with the closest category a case
 // has (within two edits), or returns "".
-func unknownCategories(want []string, cases []*corpus.Case) string {
+func unknownCategories(want []string, entries []corpus.Entry) string {
 	have := map[string]bool{}
-	for _, c := range cases {
+	for _, c := range entries {
 		for _, cat := range c.Categories {
 			have[cat] = true
 		}

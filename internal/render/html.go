@@ -1,10 +1,12 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"fmt"
 	"html/template"
+	"io"
 	"regexp"
 	"slices"
 	"sort"
@@ -35,10 +37,19 @@ var allStages = []string{"extract", "golden", "drift", "eval"}
 // own box.
 func HTML(r *report.Report) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := htmlPage.Execute(&buf, newPage(r)); err != nil {
-		return nil, fmt.Errorf("render html: %w", err)
+	if err := WriteHTML(&buf, r); err != nil {
+		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// WriteHTML writes the page HTML returns to w as it renders it, without holding the page.
+func WriteHTML(w io.Writer, r *report.Report) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := htmlPage.Execute(bw, newPage(r)); err != nil {
+		return fmt.Errorf("render html: %w", err)
+	}
+	return bw.Flush()
 }
 
 // page is what html.tmpl renders; every number is formatted here.

@@ -12,10 +12,13 @@ import (
 	"github.com/compacteval/compacteval/internal/atomicfile"
 )
 
-// File is one file of a report set: a base name (report.json) and its bytes.
+// File is one file of a report set: a base name (report.json) and its bytes, or, when
+// Write is set, the function that writes them (so that a large report is never held
+// whole).
 type File struct {
-	Name string
-	Data []byte
+	Name  string
+	Data  []byte
+	Write func(io.Writer) error
 }
 
 // WriteSet replaces the report files in dir as one set, so that no moment, even after a
@@ -72,7 +75,7 @@ func WriteSet(dir string, files []File) error {
 	}()
 	step("made " + filepath.Base(tmp))
 	for _, f := range files {
-		if err := writeSynced(filepath.Join(tmp, f.Name), f.Data); err != nil {
+		if err := writeSynced(filepath.Join(tmp, f.Name), f); err != nil {
 			return fmt.Errorf("write reports in %s: %w", dir, err)
 		}
 		step("wrote " + f.Name)
@@ -215,12 +218,17 @@ func cleanStale(parent, base string) error {
 	return nil
 }
 
-func writeSynced(path string, data []byte) error {
+func writeSynced(path string, file File) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if file.Write != nil {
+		err = file.Write(f)
+	} else {
+		_, err = f.Write(file.Data)
+	}
+	if err != nil {
 		f.Close()
 		return err
 	}

@@ -1,0 +1,126 @@
+package corpus_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestOpenLazy holds OpenLazy to Open: the same sources, problems, repeated files, digest
+// and entries, and Read gives the cases Open holds, from the files again, for corpora
+// with a case replaced by a later source, a case file read twice and one that does not
+// load.
+func TestOpenLazy(t *testing.T) {
+	dir := t.TempDir()
+	src, err := filepath.Glob("cases/eval/*.yaml")
+	if err != nil || len(src) < 2 {
+		t.Fatalf("want two eval cases, got %v, %v", src, err)
+	}
+	for _, f := range src[:2] {
+		copyCase(t, f, filepath.Join(dir, "eval", filepath.Base(f)))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "eval", "broken.yaml"), []byte("version: 1\nid: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, values := range [][]string{
+		nil, // the embedded corpus
+		{corpus.EmbeddedLabel, dir, dir},
+	} {
+		whole, err := corpus.Open(values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lazy, err := corpus.OpenLazy(values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lazy.Cases != nil {
+			t.Errorf("OpenLazy(%q).Cases holds %d cases, want nil", values, len(lazy.Cases))
+		}
+		ignore := cmpopts.IgnoreFields(corpus.Source{}, "Golden")
+		if diff := cmp.Diff(whole.Sources, lazy.Sources, ignore); diff != "" {
+			t.Errorf("OpenLazy(%q) sources mismatch (-Open +OpenLazy):\n%s", values, diff)
+		}
+		if diff := cmp.Diff(whole.Problems, lazy.Problems); diff != "" {
+			t.Errorf("OpenLazy(%q) problems mismatch (-Open +OpenLazy):\n%s", values, diff)
+		}
+		if diff := cmp.Diff(whole.Repeated, lazy.Repeated); diff != "" {
+			t.Errorf("OpenLazy(%q) repeated mismatch (-Open +OpenLazy):\n%s", values, diff)
+		}
+		if whole.Digest() != lazy.Digest() || whole.Digest() != corpus.Digest(whole.Cases) || whole.Len() != lazy.Len() || whole.Len() != len(whole.Cases) {
+			t.Errorf("OpenLazy(%q): digest %s and %d cases, Open: %s and %d", values, lazy.Digest(), lazy.Len(), whole.Digest(), whole.Len())
+		}
+		entries := lazy.Entries()
+		if diff := cmp.Diff(whole.Entries(), entries, cmpopts.IgnoreUnexported(corpus.Entry{})); diff != "" {
+			t.Errorf("OpenLazy(%q) entries mismatch (-Open +OpenLazy):\n%s", values, diff)
+		}
+		got, err := lazy.Read(entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(whole.Cases, got); diff != "" {
+			t.Errorf("OpenLazy(%q).Read mismatch (-Open +OpenLazy):\n%s", values, diff)
+		}
+		if len(got) > 0 && got[0] == whole.Cases[0] {
+			t.Errorf("Read returned Open's case: the test compares nothing")
+		}
+		if some, err := lazy.Read(entries[1:2]); err != nil || len(some) != 1 || some[0].ID != entries[1].ID {
+			t.Errorf("Read(entries[1:2]) = %d cases, %v; want %s", len(some), err, entries[1].ID)
+		}
+	}
+}
+
+// TestReadChanged: a case file changed or removed after OpenLazy is an error naming it.
+func TestReadChanged(t *testing.T) {
+	dir := t.TempDir()
+	src, err := filepath.Glob("cases/eval/*.yaml")
+	if err != nil || len(src) < 2 {
+		t.Fatalf("want two eval cases, got %v, %v", src, err)
+	}
+	var files []string
+	for _, f := range src[:2] {
+		files = append(files, filepath.Join(dir, "eval", filepath.Base(f)))
+		copyCase(t, f, files[len(files)-1])
+	}
+	c, err := corpus.OpenLazy([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := c.Entries()
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[0], append(data, "# a comment\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Read(entries); !errors.Is(err, corpus.ErrChanged) || !strings.Contains(err.Error(), files[0]) {
+		t.Errorf("Read() after a change = %v, want ErrChanged naming %s", err, files[0])
+	}
+	if err := os.Remove(files[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Read(entries[1:]); err == nil || !strings.Contains(err.Error(), files[1]) {
+		t.Errorf("Read() of a removed file = %v, want an error naming %s", err, files[1])
+	}
+}
+
+func copyCase(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
