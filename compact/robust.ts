@@ -15,6 +15,10 @@
 // letter misspelled, right after a closing tag or after prose on a line; untagged answers
 // return their text minus analysis), and never returns the text of a closed analysis block
 // or a bare tag. It returns undefined where there is no summary.
+//
+// For speed (docs/robust.md measures it beside the Go robust) the text is read with
+// charCodeAt at integer indices, lines and trimmed ends are index ranges, and a string is
+// sliced only to make a candidate's body: no regular expression runs per line or per tag.
 
 // Plain const objects rather than const enums, so Node's type stripping runs this file.
 const Kind = { Opener: 0, Closer: 1 } as const;
@@ -40,10 +44,11 @@ interface Tag {
 	flags: number;
 }
 
+// A fence line of the text; char is the fence's character code ('`' or '~').
 interface FenceLine {
 	start: number;
 	end: number;
-	char: string;
+	char: number;
 }
 
 interface Region {
@@ -59,6 +64,18 @@ interface Candidate {
 	degenerate: boolean;
 }
 
+// Character codes the scan compares with.
+const LT = 60; // <
+const GT = 62; // >
+const SLASH = 47;
+const TICK = 96; // `
+const TILDE = 126;
+const NL = 10;
+const CR = 13;
+const NEL = 0x85;
+const LS = 0x2028;
+const PS = 0x2029;
+
 // at returns xs[i]; every caller indexes within bounds, so undefined is a broken invariant.
 function at<T>(xs: ArrayLike<T>, i: number): T {
 	const x = xs[i];
@@ -66,135 +83,176 @@ function at<T>(xs: ArrayLike<T>, i: number): T {
 	return x;
 }
 
-function isJSSpace(c: string): boolean {
-	switch (c) {
-		case "\t":
-		case "\n":
-		case "\v":
-		case "\f":
-		case "\r":
-		case " ":
-		case "\u00a0":
-		case "\u1680":
-		case "\u2028":
-		case "\u2029":
-		case "\u202f":
-		case "\u205f":
-		case "\u3000":
-		case "\ufeff":
-			return true;
-	}
-	return c >= "\u2000" && c <= "\u200a" && c.length === 1;
+// isJSSpace: what String.prototype.trim removes. NaN (a read past the end) is no space.
+function isJSSpace(c: number): boolean {
+	if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+	return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === LS || c === PS || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 // Go's unicode.IsSpace, which strings.TrimSpace uses on the Go side: JavaScript's set
 // without U+FEFF, with U+0085.
-function isGoSpace(c: string): boolean {
-	return (isJSSpace(c) && c !== "\ufeff") || c === "\u0085";
+function isGoSpace(c: number): boolean {
+	return c === NEL || (c !== 0xfeff && isJSSpace(c));
 }
 
-function invisible(c: string): boolean {
-	return isJSSpace(c) || c === "\u200b" || c === "\u200c" || c === "\u200d" || c === "\u2060" || c === "\u180e" || c === "\u0085";
+function invisible(c: number): boolean {
+	return isJSSpace(c) || c === 0x200b || c === 0x200c || c === 0x200d || c === 0x2060 || c === 0x180e || c === NEL;
 }
 
-function onlyInvisible(s: string): boolean {
-	for (let i = 0; i < s.length; i++) if (!invisible(s.charAt(i))) return false;
-	return true;
+// The sets the trims take: JavaScript's trim, Go's TrimSpace, invisible characters, and
+// invisible characters but U+0085 (robust's trim where U+0085 is a character).
+const JS = 0;
+const GO = 1;
+const INVISIBLE = 2;
+const INVISIBLE_NOT_NEL = 3;
+type Trimmed = typeof JS | typeof GO | typeof INVISIBLE | typeof INVISIBLE_NOT_NEL;
+
+function inSet(c: number, set: Trimmed): boolean {
+	switch (set) {
+		case JS:
+			return isJSSpace(c);
+		case GO:
+			return isGoSpace(c);
+		case INVISIBLE:
+			return invisible(c);
+		default:
+			return c !== NEL && invisible(c);
+	}
 }
 
-function trimFunc(s: string, cut: (c: string) => boolean): string {
-	let i = 0;
-	let j = s.length;
-	while (i < j && cut(s.charAt(i))) i++;
-	while (j > i && cut(s.charAt(j - 1))) j--;
-	return s.slice(i, j);
+// trimStart and trimEnd return the ends of s[i:j] trimmed of set.
+function trimStart(s: string, i: number, j: number, set: Trimmed): number {
+	while (i < j && inSet(s.charCodeAt(i), set)) i++;
+	return i;
 }
 
-const trimJS = (s: string): string => trimFunc(s, isJSSpace);
-const trimSpaceGo = (s: string): string => trimFunc(s, isGoSpace);
-
-function trimLeftSet(s: string, set: string): string {
-	let i = 0;
-	while (i < s.length && set.includes(s.charAt(i))) i++;
-	return s.slice(i);
+function trimEnd(s: string, i: number, j: number, set: Trimmed): number {
+	while (j > i && inSet(s.charCodeAt(j - 1), set)) j--;
+	return j;
 }
 
-function trimRightSet(s: string, set: string): string {
-	let j = s.length;
-	while (j > 0 && set.includes(s.charAt(j - 1))) j--;
-	return s.slice(0, j);
+function trimSet(s: string, set: Trimmed): string {
+	const j = trimEnd(s, 0, s.length, set);
+	return s.slice(trimStart(s, 0, j, set), j);
+}
+
+function onlyInvisible(s: string, i: number, j: number): boolean {
+	return trimStart(s, i, j, INVISIBLE) === j;
 }
 
 function lowerASCII(c: number): number {
 	return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
-// foldAt reports whether s holds p at i, ASCII letters in any case (i + p.length <= s.length).
+function isASCIILetter(c: number): boolean {
+	return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+// foldAt reports whether s holds p at i, ASCII letters in any case.
 function foldAt(s: string, i: number, p: string): boolean {
+	if (i + p.length > s.length) return false;
 	for (let k = 0; k < p.length; k++) if (lowerASCII(s.charCodeAt(i + k)) !== lowerASCII(p.charCodeAt(k))) return false;
 	return true;
 }
 
-const equalFold = (a: string, b: string): boolean => a.length === b.length && foldAt(a, 0, b);
-const hasPrefixFold = (s: string, p: string): boolean => s.length >= p.length && foldAt(s, 0, p);
+// equalFoldAt reports whether s[i:j] is p, ASCII letters in any case.
+const equalFoldAt = (s: string, i: number, j: number, p: string): boolean => j - i === p.length && foldAt(s, i, p);
 
 function indexFold(s: string, sub: string, from: number): number {
-	for (let i = from; i + sub.length <= s.length; i++) if (foldAt(s, i, sub)) return i;
+	const first = lowerASCII(sub.charCodeAt(0));
+	for (let i = from; i + sub.length <= s.length; i++) if (lowerASCII(s.charCodeAt(i)) === first && foldAt(s, i, sub)) return i;
 	return -1;
 }
 
-function count(s: string, sub: string): number {
+// countUpTo returns the number of non-overlapping sub in s from index from, counting no
+// further than max.
+function countUpTo(s: string, sub: string, from: number, max: number): number {
 	let n = 0;
-	for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) n++;
+	for (let i = s.indexOf(sub, from); i >= 0 && n < max; i = s.indexOf(sub, i + sub.length)) n++;
 	return n;
 }
 
-const isASCIILetter = (c: string): boolean => /^[A-Za-z]$/.test(c);
-
 function skipBlanks(s: string, i: number, end: number): number {
-	while (i < end && (s[i] === " " || s[i] === "\t")) i++;
+	for (let c = s.charCodeAt(i); i < end && (c === 32 || c === 9); c = s.charCodeAt(++i));
 	return i;
+}
+
+// isTerminator: a line terminator of eachLine's split, U+0085 included.
+function isTerminator(c: number): boolean {
+	return c === NL || c === CR || c === LS || c === PS || c === NEL;
 }
 
 // terminatorLen: the line terminator at s[i]; U+0085 only where nel says so.
 function terminatorLen(s: string, i: number, nel: boolean): number {
-	switch (s[i]) {
-		case "\n":
-		case "\u2028":
-		case "\u2029":
+	switch (s.charCodeAt(i)) {
+		case NL:
+		case LS:
+		case PS:
 			return 1;
-		case "\r":
-			return s[i + 1] === "\n" ? 2 : 1;
-		case "\u0085":
+		case CR:
+			return s.charCodeAt(i + 1) === NL ? 2 : 1;
+		case NEL:
 			return nel ? 1 : 0;
 	}
 	return 0;
 }
 
-// eachLine splits at every terminator, U+0085 included, as the Go side's eachLine does.
-function eachLine(s: string, f: (line: string) => boolean): void {
-	for (const line of s.split(/\r\n|[\n\r\u0085\u2028\u2029]/)) if (!f(line)) return;
+// Lines of a string, split at every terminator, U+0085 included, as the Go side's eachLine
+// splits them (a terminator at the end leaves an empty last line). A loop over them reads
+//
+//	for (let i = 0; i <= s.length; i = nextLineAt(s, j)) { const j = lineEndAt(s, i, nlOnly); ... }
+//
+// where nlOnly says s holds no terminator but "\n" (then "\n" is searched for, not read
+// character by character).
+function lineEndAt(s: string, i: number, nlOnly: boolean): number {
+	if (nlOnly) {
+		const k = s.indexOf("\n", i);
+		return k < 0 ? s.length : k;
+	}
+	for (; i < s.length; i++) if (isTerminator(s.charCodeAt(i))) return i;
+	return s.length;
 }
 
-function summaryMisspelling(name: string): boolean {
+function nextLineAt(s: string, end: number): number {
+	if (end >= s.length) return s.length + 1;
+	return end + (s.charCodeAt(end) === CR && s.charCodeAt(end + 1) === NL ? 2 : 1);
+}
+
+// onlyNewlines reports whether s holds no line terminator but "\n".
+function onlyNewlines(s: string): boolean {
+	return s.indexOf("\r") < 0 && s.indexOf("\u0085") < 0 && s.indexOf("\u2028") < 0 && s.indexOf("\u2029") < 0;
+}
+
+// summaryMisspellingAt: s[j:k] (ASCII letters) is "summary" with one letter changed, added or
+// removed after its "su".
+function summaryMisspellingAt(s: string, j: number, k: number): boolean {
 	const want = "summary";
-	if (name.length < want.length - 1 || name.length > want.length + 1 || name === want || !name.startsWith("su")) return false;
-	let a = name;
-	let b = want;
-	if (a.length > b.length) [a, b] = [b, a];
-	let i = 0;
-	while (i < a.length && a[i] === b[i]) i++;
-	if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-	return a.slice(i) === b.slice(i + 1);
+	const n = k - j;
+	if (n < 6 || n > 8 || lowerASCII(s.charCodeAt(j)) !== 115 || lowerASCII(s.charCodeAt(j + 1)) !== 117) return false;
+	let i = 0; // the common prefix
+	while (i < Math.min(n, 7) && lowerASCII(s.charCodeAt(j + i)) === want.charCodeAt(i)) i++;
+	if (n === 7) {
+		if (i === 7) return false; // "summary" itself
+		for (let p = i + 1; p < 7; p++) if (lowerASCII(s.charCodeAt(j + p)) !== want.charCodeAt(p)) return false;
+		return true;
+	}
+	if (n === 6) {
+		for (let p = i; p < 6; p++) if (lowerASCII(s.charCodeAt(j + p)) !== want.charCodeAt(p + 1)) return false;
+		return true;
+	}
+	for (let p = i; p < 7; p++) if (want.charCodeAt(p) !== lowerASCII(s.charCodeAt(j + p + 1))) return false;
+	return true;
 }
 
-function tagNameOf(s: string): Name | 0 {
-	if (s.length < 5 || s.length > 8) return 0;
-	if (equalFold(s, "summary")) return Name.Summary;
-	if (equalFold(s, "analysis")) return Name.Analysis;
-	if (equalFold(s, "example")) return Name.Example;
-	if (equalFold(s, "think") || equalFold(s, "thinking")) return Name.Think;
-	return summaryMisspelling(s.toLowerCase()) ? Name.Summary : 0;
+// tagNameAt names the tag whose name is s[j:k], ASCII letters; 0 for none.
+function tagNameAt(s: string, j: number, k: number): Name | 0 {
+	const n = k - j;
+	if (n < 5 || n > 8) return 0;
+	if (n === 7 && foldAt(s, j, "summary")) return Name.Summary;
+	if (n === 8 && foldAt(s, j, "analysis")) return Name.Analysis;
+	if (n === 7 && foldAt(s, j, "example")) return Name.Example;
+	if ((n === 5 && foldAt(s, j, "think")) || (n === 8 && foldAt(s, j, "thinking"))) return Name.Think;
+	return summaryMisspellingAt(s, j, k) ? Name.Summary : 0;
 }
 
 const analysisLike = (t: Tag): boolean => t.name === Name.Analysis || t.name === Name.Think;
@@ -204,7 +262,8 @@ function structural(t: Tag): boolean {
 	return (t.flags & (AT_LINE_START | AFTER_CLOSER)) !== 0 || (t.kind === Kind.Closer && (t.flags & AT_LINE_END) !== 0);
 }
 
-function inRegions(rs: Region[], pos: number): boolean {
+// searchRegions returns the first region that ends after pos (rs are sorted and disjoint).
+function searchRegions(rs: Region[], pos: number): number {
 	let lo = 0;
 	let hi = rs.length;
 	while (lo < hi) {
@@ -212,35 +271,30 @@ function inRegions(rs: Region[], pos: number): boolean {
 		if (at(rs, m).end > pos) hi = m;
 		else lo = m + 1;
 	}
-	return lo < rs.length && at(rs, lo).start <= pos;
-}
-
-function searchRegions(rs: Region[], from: number): number {
-	let lo = 0;
-	let hi = rs.length;
-	while (lo < hi) {
-		const m = (lo + hi) >> 1;
-		if (at(rs, m).end > from) hi = m;
-		else lo = m + 1;
-	}
 	return lo;
 }
 
-function isFenceLine(line: string): boolean {
-	return fenceOf(line) !== "";
+function inRegions(rs: Region[], pos: number): boolean {
+	if (rs.length === 0) return false;
+	const k = searchRegions(rs, pos);
+	return k < rs.length && at(rs, k).start <= pos;
 }
 
-function fenceOf(line: string): string {
-	const l = trimJS(line);
-	if (l.startsWith("```")) return "`";
-	if (l.startsWith("~~~")) return "~";
-	return "";
+// fenceAt: the fence character of the line s[i:j] once trimmed ('`' or '~'), 0 for none.
+function fenceAt(s: string, i: number, j: number): number {
+	i = trimStart(s, i, j, JS);
+	const c = s.charCodeAt(i);
+	if ((c === TICK || c === TILDE) && i + 3 <= j && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c) return c;
+	return 0;
 }
+
+const isFenceLine = (line: string): boolean => fenceAt(line, 0, line.length) !== 0;
 
 class Scan {
 	readonly text: string;
 	readonly nel: boolean;
-	readonly simple: boolean;
+	readonly simple: boolean; // "\n" is the only line terminator of the scan
+	readonly nlOnly: boolean; // "\n" is the only line terminator of eachLine's split
 	tags: Tag[] = [];
 	fences: FenceLine[] = [];
 	inlineOpeners = 0;
@@ -251,8 +305,12 @@ class Scan {
 
 	constructor(text: string) {
 		this.text = text;
-		this.nel = text.includes("\u0085") && !/[\n\r]/.test(text);
-		this.simple = !this.nel && !/[\r\u2028\u2029]/.test(text);
+		const cr = text.indexOf("\r") >= 0;
+		const nel = text.indexOf("\u0085") >= 0;
+		const sep = text.indexOf("\u2028") >= 0 || text.indexOf("\u2029") >= 0;
+		this.nel = nel && !cr && text.indexOf("\n") < 0;
+		this.simple = !this.nel && !cr && !sep;
+		this.nlOnly = this.simple && !nel;
 		this.scanTags();
 		this.scanFences();
 	}
@@ -278,9 +336,9 @@ class Scan {
 	}
 
 	endsTerminator(j: number): boolean {
-		const c = this.text[j - 1];
-		if (c === "\n" || c === "\r" || c === "\u2028" || c === "\u2029") return true;
-		return c === "\u0085" && this.nel;
+		const c = this.text.charCodeAt(j - 1);
+		if (c === NL || c === CR || c === LS || c === PS) return true;
+		return c === NEL && this.nel;
 	}
 
 	nextLine(end: number): number {
@@ -290,10 +348,11 @@ class Scan {
 
 	prevLine(start: number): number {
 		if (start === 0) return -1;
-		const n = this.text[start - 1] === "\n" && start >= 2 && this.text[start - 2] === "\r" ? 2 : 1;
+		const n = this.text.charCodeAt(start - 1) === NL && start >= 2 && this.text.charCodeAt(start - 2) === CR ? 2 : 1;
 		return this.lineStart(start - n, 0);
 	}
 
+	// rule "Tags": every tag of the text, each '<' read once, with where it stands on its line.
 	private scanTags(): void {
 		const text = this.text;
 		let lineEnd = -1;
@@ -303,8 +362,7 @@ class Scan {
 		let lastTick = -1;
 		let tickPos = 0;
 		let ticks = 0;
-		const next = { gt: -1, lt: -1 };
-		let prev = -1;
+		let prev: Tag | undefined; // the last tag on the line
 		for (let pos = 0; pos < text.length; ) {
 			const i = text.indexOf("<", pos);
 			if (i < 0) break;
@@ -312,21 +370,21 @@ class Scan {
 				const lo = lineEnd >= 0 ? this.nextLine(lineEnd) : 0;
 				lineStart = this.lineStart(i, lo);
 				lineEnd = this.lineEnd(i);
-				firstVisible = lineStart;
-				while (firstVisible < lineEnd && invisible(text.charAt(firstVisible))) firstVisible++;
-				contentEnd = lineEnd;
-				while (contentEnd > lineStart && invisible(text.charAt(contentEnd - 1))) contentEnd--;
-				lastTick = text.slice(i, lineEnd).lastIndexOf("`");
-				if (lastTick >= 0) lastTick += i;
+				firstVisible = trimStart(text, lineStart, lineEnd, INVISIBLE);
+				contentEnd = trimEnd(text, lineStart, lineEnd, INVISIBLE);
+				lastTick = -1;
+				for (let k = lineEnd - 1; k >= i; k--) {
+					if (text.charCodeAt(k) === TICK) {
+						lastTick = k;
+						break;
+					}
+				}
 				tickPos = lineStart;
 				ticks = 0;
-				next.gt = -1;
-				next.lt = -1;
-				prev = -1;
+				prev = undefined;
 			}
-			ticks += count(text.slice(tickPos, i), "`");
-			tickPos = i;
-			const t = this.parseTag(i, lineEnd, next);
+			for (; tickPos < i; tickPos++) if (text.charCodeAt(tickPos) === TICK) ticks++;
+			const t = this.parseTag(i, lineEnd);
 			if (t === undefined) {
 				pos = i + 1;
 				continue;
@@ -335,32 +393,31 @@ class Scan {
 			if (i === firstVisible) t.flags |= AT_LINE_START;
 			if (t.end >= contentEnd) t.flags |= AT_LINE_END;
 			if (ticks % 2 === 1 && lastTick >= t.end) t.flags |= IN_CODE;
-			if (prev >= 0 && at(this.tags, prev).kind === Kind.Closer && onlyInvisible(text.slice(at(this.tags, prev).end, i))) t.flags |= AFTER_CLOSER;
-			prev = this.tags.length;
+			if (prev !== undefined && prev.kind === Kind.Closer && onlyInvisible(text, prev.end, i)) t.flags |= AFTER_CLOSER;
+			prev = t;
 			if (t.name === Name.Summary && t.kind === Kind.Opener && !structural(t) && !(t.flags & IN_CODE)) this.inlineOpeners++;
 			this.tags.push(t);
 			pos = t.end;
 		}
 	}
 
-	private parseTag(i: number, end: number, next: { gt: number; lt: number }): Tag | undefined {
+	private parseTag(i: number, end: number): Tag | undefined {
 		const text = this.text;
 		let j = skipBlanks(text, i + 1, end);
 		let kind: Kind = Kind.Opener;
-		if (j < end && text[j] === "/") {
+		if (j < end && text.charCodeAt(j) === SLASH) {
 			kind = Kind.Closer;
 			j = skipBlanks(text, j + 1, end);
 		}
 		let k = j;
-		while (k < end && isASCIILetter(text.charAt(k))) k++;
-		const name = tagNameOf(text.slice(j, k));
+		while (k < end && isASCIILetter(text.charCodeAt(k))) k++;
+		const name = tagNameAt(text, j, k);
 		if (name === 0) return undefined;
-		const t: Tag = { start: i, end: 0, line: 0, name, kind, flags: 0 };
-		if (kind === Kind.Closer || (k < end && text.charAt(k) !== " " && text.charAt(k) !== ">")) {
+		const c = text.charCodeAt(k);
+		if (kind === Kind.Closer || (k < end && c !== 32 && c !== GT)) {
 			const k2 = skipBlanks(text, k, end);
-			if (k2 >= end || text[k2] !== ">") return undefined;
-			t.end = k2 + 1;
-			return t;
+			if (k2 >= end || text.charCodeAt(k2) !== GT) return undefined;
+			return { start: i, end: k2 + 1, line: 0, name, kind, flags: 0 };
 		}
 		// The next '>' and '<' of the whole text, cached: positions only grow during the scan.
 		if (this.gtAt < k) {
@@ -371,20 +428,18 @@ class Scan {
 			const l = text.indexOf("<", k);
 			this.ltAt = l < 0 ? text.length : l;
 		}
-		next.gt = Math.min(this.gtAt, end);
-		next.lt = Math.min(this.ltAt, end);
-		if (next.gt >= end || next.lt < next.gt) return undefined;
-		t.end = next.gt + 1;
-		return t;
+		const gt = Math.min(this.gtAt, end);
+		if (gt >= end || Math.min(this.ltAt, end) < gt) return undefined;
+		return { start: i, end: gt + 1, line: 0, name, kind, flags: 0 };
 	}
 
 	private scanFences(): void {
-		const a = this.fenceHits("```", "`");
-		const b = this.fenceHits("~~~", "~");
-		this.fences = b.length === 0 ? a : a.concat(b).sort((x, y) => x.start - y.start);
+		const a = this.fenceHits("```", TICK);
+		const b = this.fenceHits("~~~", TILDE);
+		this.fences = b.length === 0 ? a : a.length === 0 ? b : a.concat(b).sort((x, y) => x.start - y.start);
 	}
 
-	private fenceHits(s: string, c: string): FenceLine[] {
+	private fenceHits(s: string, c: number): FenceLine[] {
 		const out: FenceLine[] = [];
 		const text = this.text;
 		let lo = 0;
@@ -393,9 +448,7 @@ class Scan {
 			if (i < 0) break;
 			const start = this.lineStart(i, lo);
 			const end = this.lineEnd(i);
-			let f = start;
-			while (f < i && isJSSpace(text.charAt(f))) f++;
-			if (f === i) out.push({ start, end, char: c });
+			if (trimStart(text, start, i, JS) === i) out.push({ start, end, char: c });
 			const nl = this.nextLine(end);
 			if (nl < 0) break;
 			pos = nl;
@@ -404,6 +457,7 @@ class Scan {
 		return out;
 	}
 
+	// rule "Analysis": the analysis blocks, and the example blocks (rule "Echoed templates").
 	regions(): { analysis: Region[]; examples: Region[] } {
 		const tags = this.tags;
 		const n = tags.length;
@@ -454,12 +508,7 @@ class Scan {
 				let j = at(nextStruct, i + 1);
 				if (j < n) {
 					const k = at(nextSummary, i + 1);
-					if (
-						k < j &&
-						at(tags, j - 1).name === Name.Summary &&
-						at(tags, j - 1).kind === Kind.Closer &&
-						onlyInvisible(this.text.slice(at(tags, j - 1).end, at(tags, j).start))
-					) {
+					if (k < j && at(tags, j - 1).name === Name.Summary && at(tags, j - 1).kind === Kind.Closer && onlyInvisible(this.text, at(tags, j - 1).end, at(tags, j).start)) {
 						analysis.push({ start: t.start, end: at(tags, k).start });
 						i = k - 1;
 						continue;
@@ -495,6 +544,7 @@ class Scan {
 		return { analysis, examples };
 	}
 
+	// rule "Blocks" and "Duplicates": the best summary block.
 	blocks(analysis: Region[], examples: Region[], inline: boolean): { best?: Candidate; seen: boolean } {
 		const tags = this.tags;
 		let fallbacks = MAX_FALLBACKS;
@@ -507,7 +557,7 @@ class Scan {
 			const e = this.blockEnd(i, analysis, fallbacks > 0);
 			if (e.byFallback) fallbacks--;
 			const c = this.candidate(t, e.pos, e.closed, analysis, e.code);
-			c.degenerate = c.degenerate || (inRegions(examples, t.start) && isTemplate(c.body));
+			c.degenerate = c.degenerate || (inRegions(examples, t.start) && isTemplate(c.body, this.nlOnly));
 			seen = true;
 			if (!c.degenerate && (best === undefined || beats(c, best))) best = c;
 			i = e.next;
@@ -515,31 +565,41 @@ class Scan {
 		return { best, seen };
 	}
 
+	// htmlOnLine: a <details> element before the tag on its line.
 	private htmlOnLine(t: Tag): boolean {
-		const before = trimJS(this.text.slice(t.line, t.start));
-		const lt = before.lastIndexOf("<");
-		return lt >= 0 && hasPrefixFold(before.slice(lt), "<details") && before.endsWith(">");
+		const text = this.text;
+		const b = trimEnd(text, t.line, t.start, JS);
+		const a = trimStart(text, t.line, b, JS);
+		if (b === a || text.charCodeAt(b - 1) !== GT) return false;
+		let lt = b - 1;
+		while (lt >= a && text.charCodeAt(lt) !== LT) lt--;
+		return lt >= a && lt + 8 <= b && foldAt(text, lt, "<details");
 	}
 
 	private blockEnd(i: number, analysis: Region[], fallbacks: boolean): { pos: number; code: Region[]; closed: boolean; next: number; byFallback: boolean } {
 		const tags = this.tags;
+		const fences = this.fences;
 		const t = at(tags, i);
 		const code: Region[] = [];
 		const text = this.text;
 		let fence = false;
-		let fi = 0;
-		while (fi < this.fences.length && at(this.fences, fi).start <= t.line) fi++;
+		let fi = 0; // the first fence line after the opener's line start
+		for (let hi = fences.length; fi < hi; ) {
+			const m = (fi + hi) >> 1;
+			if (at(fences, m).start <= t.line) fi = m + 1;
+			else hi = m;
+		}
 		let fenced = -1;
 		let wrongCloser = -1;
 		let html = 0;
-		let outer = this.fenceBefore(t);
-		let open = "";
+		let outer = fences.length === 0 ? 0 : this.fenceBefore(t);
+		let open = 0;
 		for (let j = i + 1; j < tags.length; j++) {
 			const u = at(tags, j);
-			for (; fi < this.fences.length && at(this.fences, fi).start <= u.line; fi++) {
-				const f = at(this.fences, fi);
-				if (outer !== "" && !fence && f.char === outer && trimRightSet(trimJS(this.text.slice(f.start, f.end)), f.char) === "") {
-					outer = "";
+			for (; fi < fences.length && at(fences, fi).start <= u.line; fi++) {
+				const f = at(fences, fi);
+				if (outer !== 0 && !fence && f.char === outer && this.bareFence(f)) {
+					outer = 0;
 				} else if (!fence) {
 					fence = true;
 					open = f.char;
@@ -556,16 +616,12 @@ class Scan {
 				if (fenced < 0 && u.kind === Kind.Closer && structural(u)) fenced = j;
 				continue;
 			}
-			if (
-				u.kind === Kind.Opener &&
-				(u.line !== t.line || !structural(u)) &&
-				j + 1 < tags.length &&
-				at(tags, j + 1).name === Name.Summary &&
-				at(tags, j + 1).kind === Kind.Closer &&
-				at(tags, j + 1).line === u.line
-			) {
-				j++;
-				continue;
+			if (u.kind === Kind.Opener && (u.line !== t.line || !structural(u)) && j + 1 < tags.length) {
+				const v = at(tags, j + 1);
+				if (v.name === Name.Summary && v.kind === Kind.Closer && v.line === u.line) {
+					j++;
+					continue;
+				}
 			}
 			if (u.kind === Kind.Opener && structural(u) && this.afterDetails(u)) {
 				html++;
@@ -584,27 +640,43 @@ class Scan {
 		return { pos: text.length, code, closed: false, next: tags.length, byFallback: false };
 	}
 
-	private fenceBefore(t: Tag): string {
-		if (this.fences.length === 0 || !(t.flags & AT_LINE_START) || trimJS(this.text.slice(t.line, t.start)) !== "") return "";
+	// bareFence: the fence line holds its fence characters alone (no info string).
+	private bareFence(f: FenceLine): boolean {
+		const text = this.text;
+		const b = trimEnd(text, f.start, f.end, JS);
+		let a = trimStart(text, f.start, b, JS);
+		while (a < b && text.charCodeAt(a) === f.char) a++;
+		return a === b;
+	}
+
+	// fenceBefore: the fence character of a fence line opened on the last non-blank line
+	// (of three) before the opener's, 0 for none (rule "Fences").
+	private fenceBefore(t: Tag): number {
+		const text = this.text;
+		if (!(t.flags & AT_LINE_START) || trimStart(text, t.line, t.start, JS) !== t.start) return 0;
 		let l = t.line;
 		for (let n = 0; n < 3; n++) {
-			if ((l = this.prevLine(l)) < 0) return "";
-			const line = trimJS(this.text.slice(l, this.lineEnd(l)));
-			if (line !== "") return fenceOf(line);
+			if ((l = this.prevLine(l)) < 0) return 0;
+			const end = this.lineEnd(l);
+			const a = trimStart(text, l, end, JS);
+			if (a < end) return fenceAt(text, a, end);
 		}
-		return "";
+		return 0;
 	}
 
 	private afterDetails(t: Tag): boolean {
 		if (this.details < 0) this.details = indexFold(this.text, "<details", 0) >= 0 ? 1 : 0;
 		if (this.details === 0) return false;
-		let before = trimJS(this.text.slice(t.line, t.start));
+		const text = this.text;
+		let b = trimEnd(text, t.line, t.start, JS);
+		let a = trimStart(text, t.line, b, JS);
 		let l = t.line;
-		for (let n = 0; before === "" && n < 3; n++) {
+		for (let n = 0; a === b && n < 3; n++) {
 			if ((l = this.prevLine(l)) < 0) break;
-			before = trimJS(this.text.slice(l, this.lineEnd(l)));
+			b = trimEnd(text, l, this.lineEnd(l), JS);
+			a = trimStart(text, l, b, JS);
 		}
-		return hasPrefixFold(before, "<details") && before.endsWith(">");
+		return b - a >= 8 && foldAt(text, a, "<details") && text.charCodeAt(b - 1) === GT;
 	}
 
 	private candidate(t: Tag, end: number, closed: boolean, analysis: Region[], code: Region[]): Candidate {
@@ -614,24 +686,27 @@ class Scan {
 		body = stripWrapperFence(body);
 		body = removeNestedAnalysis(body);
 		body = trimTagLines(body, this.nel);
-		return { body, closed, start: t.start, sections: sectionCount(body), degenerate: !hasContent(body) || isTemplate(body) };
+		const nlOnly = this.nlOnly;
+		return { body, closed, start: t.start, sections: sectionCount(body, nlOnly), degenerate: !hasContent(body, nlOnly) || isTemplate(body, nlOnly) };
 	}
 
 	cutRegions(from: number, to: number, rs: Region[], code: Region[]): string {
 		const text = this.text;
-		const parts: string[] = [];
+		let out = "";
 		let cut = false;
 		for (let i = searchRegions(rs, from); i < rs.length && at(rs, i).start < to; i++) {
 			if (code.length > 0 && inRegions(code, at(rs, i).start)) continue;
 			cut = true;
-			if (at(rs, i).start > from) parts.push(text.slice(from, at(rs, i).start));
+			if (at(rs, i).start > from) out += text.slice(from, at(rs, i).start);
 			from = Math.max(from, at(rs, i).end);
 		}
 		if (!cut) return text.slice(from, to);
-		if (from < to) parts.push(text.slice(from, to));
-		return parts.join("");
+		if (from < to) out += text.slice(from, to);
+		return out;
 	}
 
+	// rule "No tags": a summary marked without a block: before an orphan closer, after
+	// [summary], or after a Summary heading or label.
 	marker(analysis: Region[]): string | undefined {
 		const text = this.text;
 		let open = false; // a structural opener waits for the closer of its block
@@ -653,7 +728,7 @@ class Scan {
 			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
 			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
 			const body = trimRobust(text.slice(from, t.start), this.nel);
-			if (hasContent(body) && (afterAnalysis || sectionCount(body) >= 3)) return body;
+			if (hasContent(body, this.nlOnly) && (afterAnalysis || sectionCount(body, this.nlOnly) >= 3)) return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;
 		let closeAt = -1;
@@ -666,26 +741,27 @@ class Scan {
 				start = next;
 				continue;
 			}
-			const l = trimJS(text.slice(start, end));
-			if (equalFold(l, "[summary]")) {
+			const b = trimEnd(text, start, end, JS);
+			const a = trimStart(text, start, b, JS);
+			if (equalFoldAt(text, a, b, "[summary]")) {
 				if (closeAt < end) {
 					closeAt = indexFold(text, "[/summary]", end);
 					if (closeAt < 0) closeAt = text.length;
 				}
 				if (closeAt !== failedClose) {
 					const body = trimRobust(this.cutRegions(end, closeAt, analysis, []), this.nel);
-					if (hasContent(body)) return body;
+					if (hasContent(body, this.nlOnly)) return body;
 					failedClose = closeAt;
 				}
 				start = next;
 				continue;
 			}
 			const after = lastAnalysis > start ? 1 : 0;
-			if (equalFold(trimLabel(l), "summary") && next >= 0 && !headingTried[after]) {
+			if (next >= 0 && !headingTried[after] && isSummaryLabel(text, a, b)) {
 				headingTried[after] = true;
 				const to = after === 1 ? lastAnalysis : text.length;
 				const body = trimRobust(this.cutRegions(next, Math.max(next, to), analysis, []), this.nel);
-				if (hasContent(body) && sectionCount(body) >= 3) return body;
+				if (hasContent(body, this.nlOnly) && sectionCount(body, this.nlOnly) >= 3) return body;
 			}
 			start = next;
 		}
@@ -702,7 +778,7 @@ class Scan {
 			}
 		}
 		const body = trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, [])), this.nel);
-		if (!hasProse(body) || isToolCall(body) || isRefusal(body)) return undefined;
+		if (!hasProse(body, this.nlOnly) || isToolCall(body, this.nlOnly) || isRefusal(body)) return undefined;
 		return body;
 	}
 }
@@ -713,38 +789,48 @@ function beats(c: Candidate, d: Candidate): boolean {
 	return c.start > d.start;
 }
 
+// trimPartialCloser: an unclosed body loses a partial closing tag at its end (rule "Truncation").
 function trimPartialCloser(body: string): string {
-	const i = body.lastIndexOf("<");
-	if (i < 0 || body.length - i > "</summary".length) return body;
+	const lo = Math.max(0, body.length - "</summary".length); // a partial closer starts at or after lo
+	let i = body.length - 1;
+	while (i >= lo && body.charCodeAt(i) !== LT) i--;
+	if (i < lo) return body;
 	const frag = body.slice(i);
-	if (hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag)) return body.slice(0, i);
+	if (foldAt("</summary", 0, frag) || foldAt("<summary", 0, frag)) return body.slice(0, i);
 	return body;
 }
 
 function trimRobust(s: string, nel: boolean): string {
-	return trimFunc(s, (c) => invisible(c) && (c !== "\u0085" || nel));
+	return trimSet(s, nel ? INVISIBLE : INVISIBLE_NOT_NEL);
 }
 
-// The lines at the ends of a body that hold one summary, analysis or think tag alone.
-function isTagLine(line: string): boolean {
-	const m = /^<[ \t]*\/?[ \t]*([A-Za-z]*)[ \t]*>$/.exec(trimFunc(line, invisible));
-	if (m === null) return false;
-	const name = tagNameOf(m[1] ?? "");
+// isTagLineAt: the line s[i:j] holds one summary, analysis or think tag alone.
+function isTagLineAt(s: string, i: number, j: number): boolean {
+	j = trimEnd(s, i, j, INVISIBLE);
+	i = trimStart(s, i, j, INVISIBLE);
+	if (j - i < 2 || s.charCodeAt(i) !== LT || s.charCodeAt(j - 1) !== GT) return false;
+	let k = skipBlanks(s, i + 1, j - 1);
+	if (s.charCodeAt(k) === SLASH && k < j - 1) k = skipBlanks(s, k + 1, j - 1);
+	const from = k;
+	while (k < j - 1 && isASCIILetter(s.charCodeAt(k))) k++;
+	if (skipBlanks(s, k, j - 1) !== j - 1) return false;
+	const name = tagNameAt(s, from, k);
 	return name !== 0 && name !== Name.Example;
 }
 
+// rule "Trim": the lines at the ends of a body that hold one summary, analysis or think tag alone.
 function trimTagLines(body: string, nel: boolean): string {
+	if (body.charCodeAt(0) !== LT && body.charCodeAt(body.length - 1) !== GT) return body;
 	if (body.includes("```") || body.includes("~~~")) return body; // a tag line in fenced code is quoted
-	for (;;) {
-		const m = /\r\n|[\n\r\u0085\u2028\u2029]/.exec(body);
-		const first = m === null ? body : body.slice(0, m.index);
-		if (!body.startsWith("<") || !isTagLine(first)) break;
-		body = trimRobust(m === null ? "" : body.slice(m.index + m[0].length), nel);
+	while (body.charCodeAt(0) === LT) {
+		const e = lineEndAt(body, 0, false);
+		if (!isTagLineAt(body, 0, e)) break;
+		body = trimRobust(e >= body.length ? "" : body.slice(nextLineAt(body, e)), nel);
 	}
-	for (;;) {
-		const m = /[\n\r\u0085\u2028\u2029][^\n\r\u0085\u2028\u2029]*$/.exec(body);
-		const start = m === null ? 0 : m.index + 1;
-		if (!body.endsWith(">") || !isTagLine(body.slice(start))) break;
+	while (body.charCodeAt(body.length - 1) === GT) {
+		let start = body.length;
+		while (start > 0 && !isTerminator(body.charCodeAt(start - 1))) start--;
+		if (!isTagLineAt(body, start, body.length)) break;
 		body = trimRobust(body.slice(0, start), nel);
 	}
 	return body;
@@ -752,137 +838,203 @@ function trimTagLines(body: string, nel: boolean): string {
 
 function stripWrapperFence(body: string): string {
 	const nl = body.indexOf("\n");
-	if (nl < 0 || !isFenceLine(body.slice(0, nl))) return body;
-	const rest = body.slice(nl + 1);
-	const i = trimRightSet(rest, " \t\r\n").lastIndexOf("\n");
-	const last = trimJS(rest.slice(i + 1));
-	if (!isFenceLine(last) || count(rest, "```") > 1) return body;
-	return trimJS(rest.slice(0, Math.max(i, 0)));
+	if (nl < 0 || fenceAt(body, 0, nl) === 0) return body;
+	// The last line of the rest, once blanks and line ends are trimmed off its end.
+	let e = body.length;
+	for (let c = body.charCodeAt(e - 1); e > nl + 1 && (c === 32 || c === 9 || c === CR || c === NL); c = body.charCodeAt(--e - 1));
+	const i = body.lastIndexOf("\n", e - 1); // i >= nl
+	if (fenceAt(body, i + 1, body.length) === 0 || countUpTo(body, "```", nl + 1, 2) > 1) return body;
+	return body.slice(nl + 1, i > nl ? i : nl + 1).trim();
 }
 
 function removeNestedAnalysis(body: string): string {
-	if (!hasPrefixFold(body, "<analysis>")) return body;
+	if (!foldAt(body, 0, "<analysis>")) return body;
 	const end = indexFold(body, "</analysis>", 0);
 	if (end < 0) return body;
-	return trimJS(body.slice(end + "</analysis>".length));
+	return body.slice(end + "</analysis>".length).trim();
 }
 
-function sectionCount(s: string): number {
-	const seen = new Array<boolean>(10).fill(false);
+// sectionCount: how many of the numbered sections 1 to 9 the body's lines start (rule "Duplicates").
+function sectionCount(s: string, nlOnly: boolean): number {
+	let seen = 0;
 	let n = 0;
-	eachLine(s, (line) => {
-		const l = trimLeftSet(line, " \t#*>-");
-		if (l.length < 3 || l.charAt(0) < "1" || l.charAt(0) > "9" || (l.charAt(1) !== "." && l.charAt(1) !== ")")) return true;
-		const d = l.charCodeAt(0) - 48;
-		if (!seen[d]) {
-			seen[d] = true;
+	for (let i = 0, j = 0; i <= s.length; i = nextLineAt(s, j)) {
+		j = lineEndAt(s, i, nlOnly);
+		let a = i;
+		for (let c = s.charCodeAt(a); a < j && (c === 32 || c === 9 || c === 35 || c === 42 || c === GT || c === 45); c = s.charCodeAt(++a));
+		if (j - a < 3) continue;
+		const d = s.charCodeAt(a) - 48;
+		const p = s.charCodeAt(a + 1);
+		if (d < 1 || d > 9 || (p !== 46 && p !== 41)) continue;
+		if (!(seen & (1 << d))) {
+			seen |= 1 << d;
 			n++;
 		}
-		return true;
-	});
+	}
 	return n;
 }
 
-function hasContent(body: string): boolean {
-	let found = false;
-	eachLine(body, (line) => {
-		const l = trimSpaceGo(line);
-		found = l !== "" && !tagShapedOnly(l) && !isHeadingOnly(l);
-		return !found;
-	});
-	return found;
+// contentLine: the line s[i:j] says something: not only tags or a section heading.
+function contentLine(s: string, i: number, j: number): boolean {
+	j = trimEnd(s, i, j, GO);
+	i = trimStart(s, i, j, GO);
+	return i < j && !tagShapedOnly(s, i, j) && !isHeadingOnly(s, i, j);
 }
 
-function tagShapedOnly(l: string): boolean {
-	for (let n = 0; l !== ""; n++) {
-		l = n === 0 ? trimLeftSet(l, " \t") : trimFunc(l, invisible);
-		if (l === "") break;
-		if (l[0] !== "<") return false;
-		const m = l.slice(1).search(/[<>]/);
-		if (m < 0 || l[1 + m] !== ">") return false;
-		l = l.slice(m + 2);
+function hasContent(body: string, nlOnly: boolean): boolean {
+	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		if (contentLine(body, i, j)) return true;
+	}
+	return false;
+}
+
+// tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks.
+function tagShapedOnly(s: string, i: number, j: number): boolean {
+	for (let n = 0; i < j; n++) {
+		if (n === 0) {
+			for (let c = s.charCodeAt(i); i < j && (c === 32 || c === 9); c = s.charCodeAt(++i));
+		} else {
+			j = trimEnd(s, i, j, INVISIBLE);
+			i = trimStart(s, i, j, INVISIBLE);
+		}
+		if (i === j) break;
+		if (s.charCodeAt(i) !== LT) return false;
+		let m = i + 1;
+		for (let c = s.charCodeAt(m); m < j && c !== LT && c !== GT; c = s.charCodeAt(++m));
+		if (m === j || s.charCodeAt(m) !== GT) return false;
+		i = m + 1;
 	}
 	return true;
 }
 
-function isHeadingOnly(l: string): boolean {
-	l = trimLeftSet(l, "#* ");
-	if (l.length < 3 || l.charAt(0) < "1" || l.charAt(0) > "9" || l.charAt(1) !== ".") return false;
-	return trimRightSet(l, "* ").endsWith(":") && Array.from(l).length < 60;
+// isHeadingOnly: s[i:j] is a numbered section heading and nothing else ("2. Key Concepts:").
+function isHeadingOnly(s: string, i: number, j: number): boolean {
+	for (let c = s.charCodeAt(i); i < j && (c === 35 || c === 42 || c === 32); c = s.charCodeAt(++i));
+	const d = s.charCodeAt(i);
+	if (j - i < 3 || d < 49 || d > 57 || s.charCodeAt(i + 1) !== 46) return false;
+	let e = j;
+	for (let c = s.charCodeAt(e - 1); e > i && (c === 42 || c === 32); c = s.charCodeAt(--e - 1));
+	if (e === i || s.charCodeAt(e - 1) !== 58) return false;
+	return j - i < 60 || Array.from(s.slice(i, j)).length < 60;
 }
 
-function isTemplate(body: string): boolean {
-	if (count(body, "]") < 3) return false;
+// rule "Echoed templates": a body made of the prompt's placeholders.
+function isTemplate(body: string, nlOnly: boolean): boolean {
+	if (countUpTo(body, "]", 0, 3) < 3) return false;
 	let placeholders = 0;
 	let content = 0;
-	eachLine(body, (line) => {
-		const l = trimSpaceGo(trimLeftSet(trimSpaceGo(line), "-*"));
-		if (l === "" || isHeadingOnly(l)) {
-			// neither
-		} else if (isPlaceholder(l)) placeholders++;
+	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		let b = trimEnd(body, i, j, GO);
+		let a = trimStart(body, i, b, GO);
+		for (let c = body.charCodeAt(a); a < b && (c === 45 || c === 42); c = body.charCodeAt(++a));
+		b = trimEnd(body, a, b, GO);
+		a = trimStart(body, a, b, GO);
+		if (a === b || isHeadingOnly(body, a, b)) continue;
+		if (isPlaceholder(body, a, b)) placeholders++;
 		else content++;
-		return true;
-	});
+	}
 	return placeholders >= 3 && placeholders > content;
 }
 
 // A placeholder of the prompt: a bracketed phrase with a word of three letters or more, or [...].
-function isPlaceholder(l: string): boolean {
-	if (l.length < 2 || !l.startsWith("[") || !l.endsWith("]")) return false;
-	const inner = l.slice(1, -1);
-	return inner === "..." || /[A-Za-z]{3}/.test(inner);
+function isPlaceholder(s: string, i: number, j: number): boolean {
+	if (j - i < 2 || s.charCodeAt(i) !== 91 || s.charCodeAt(j - 1) !== 93) return false;
+	if (j - i === 5 && s.startsWith("...", i + 1)) return true;
+	let run = 0;
+	for (let k = i + 1; k < j - 1 && run < 3; k++) run = isASCIILetter(s.charCodeAt(k)) ? run + 1 : 0;
+	return run >= 3;
 }
 
-function trimLabel(l: string): string {
-	return trimFunc(l, (c) => c === "#" || c === "*" || c === "_" || c === " " || c === ":");
+// isSummaryLabel: s[i:j] (trimmed) is a Summary heading or label: "## Summary", "**Summary:**".
+function isSummaryLabel(s: string, i: number, j: number): boolean {
+	return labelIs(s, i, j, "summary");
 }
 
-function hasProse(body: string): boolean {
-	let found = false;
-	eachLine(body, (line) => {
-		const l = trimSpaceGo(line);
-		const h = trimLabel(l);
-		if (equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l)) return true;
-		found = l !== "" && !tagShapedOnly(l) && !isHeadingOnly(l);
-		return !found;
-	});
-	return found;
+// isLabelChar: what a label or heading puts around its word: # * _ space :
+const isLabelChar = (c: number): boolean => c === 35 || c === 42 || c === 95 || c === 32 || c === 58;
+
+// labelIs: s[i:j] is word, in any case, between label characters.
+function labelIs(s: string, i: number, j: number, word: string): boolean {
+	while (j > i && isLabelChar(s.charCodeAt(j - 1))) j--;
+	while (i < j && isLabelChar(s.charCodeAt(i))) i++;
+	return equalFoldAt(s, i, j, word);
 }
 
-function isToolCall(body: string): boolean {
-	let found = false;
-	eachLine(body, (line) => {
-		const l = trimSpaceGo(line);
-		for (const p of ["<function_calls", "<invoke", "<tool_call", "<tool_use"]) if (hasPrefixFold(l, p)) found = true;
-		if (l.startsWith("{") && (l.includes('"tool_use"') || l.includes('"tool_calls"') || l.includes('"function_call"'))) found = true;
-		return !found;
-	});
-	return found;
+function hasProse(body: string, nlOnly: boolean): boolean {
+	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		const b = trimEnd(body, i, j, GO);
+		const a = trimStart(body, i, b, GO);
+		if (labelIs(body, a, b, "summary") || labelIs(body, a, b, "analysis") || fenceAt(body, a, b) !== 0) continue;
+		if (a < b && !tagShapedOnly(body, a, b) && !isHeadingOnly(body, a, b)) return true;
+	}
+	return false;
+}
+
+function isToolCall(body: string, nlOnly: boolean): boolean {
+	if (body.indexOf("<") < 0 && body.indexOf("{") < 0) return false;
+	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		const b = trimEnd(body, i, j, GO);
+		const a = trimStart(body, i, b, GO);
+		const c = body.charCodeAt(a);
+		if (a === b || (c !== LT && c !== 123)) continue;
+		if (c === LT) {
+			for (const p of ["<function_calls", "<invoke", "<tool_call", "<tool_use"]) if (b - a >= p.length && foldAt(body, a, p)) return true;
+			continue;
+		}
+		const l = body.slice(a, b);
+		if (l.includes('"tool_use"') || l.includes('"tool_calls"') || l.includes('"function_call"')) return true;
+	}
+	return false;
 }
 
 function isRefusal(body: string): boolean {
 	for (const p of ["i can't", "i can\u2019t", "i cannot", "i can not", "i'm unable", "i\u2019m unable", "i am unable", "i won't", "i won\u2019t", "i will not", "i'm sorry", "i\u2019m sorry", "sorry, i"])
-		if (hasPrefixFold(body, p)) return true;
+		if (foldAt(body, 0, p)) return true;
 	return false;
 }
 
+// tagIndex returns the index of the first tag in s (-1 for none) and how many there are,
+// counting no further than 2.
+function tagIndex(s: string, tag: string): [number, number] {
+	const i = s.indexOf(tag);
+	if (i < 0) return [-1, 0];
+	return [i, s.indexOf(tag, i + tag.length) >= 0 ? 2 : 1];
+}
+
 // wellFormed: the answer the prompt asks for, where the seed's line-anchored result is kept.
+// The shape (one summary opener and closer, at most one analysis block before them, tags
+// alone on their lines, "\n" line ends) fixes where the seed's pattern
+// /^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m matches, so the summary is
+// read off the tags' positions.
 function wellFormed(text: string): string | undefined {
 	const s = text.trim();
-	if (count(s, "<summary>") !== 1 || count(s, "</summary>") !== 1 || count(s, "<analysis>") > 1 || count(s, "</analysis>") !== count(s, "<analysis>") || /[\r\u2028\u2029\u0085]/.test(s))
+	const [open, opens] = tagIndex(s, "<summary>");
+	if (opens !== 1) return undefined;
+	const [close, closes] = tagIndex(s, "</summary>");
+	if (closes !== 1 || close + "</summary>".length !== s.length || close < open) return undefined;
+	const [, analyses] = tagIndex(s, "<analysis>");
+	const [aclose, aclosers] = tagIndex(s, "</analysis>");
+	if (analyses > 1 || aclosers !== analyses || !onlyNewlines(s)) return undefined;
+	if (analyses === 1 && (!s.startsWith("<analysis>\n") || s.charCodeAt(aclose - 1) !== NL || s.charCodeAt(aclose + "</analysis>".length) !== NL || aclose > open))
 		return undefined;
-	if (s.includes("<analysis>") && !s.startsWith("<analysis>\n")) return undefined;
-	const i = s.indexOf("\n<summary>\n");
-	const j = s.indexOf("\n</summary>");
-	if (i < 0 || j < i || !s.endsWith("\n</summary>")) return undefined;
-	const a = s.indexOf("\n</analysis>\n");
-	if (s.includes("<analysis>") && (a < 0 || a > i)) return undefined;
-	// The seed's line-anchored pattern; one opener and one closer keep it linear here.
-	const m = text.match(/^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m);
-	if (!m) return undefined;
-	const summary = (m[1] ?? "").trim(); // the group always takes part in a match
+	// Each tag alone on its line: "\n<summary>\n" ... "\n</summary>", at the end.
+	if (open === 0 || s.charCodeAt(open - 1) !== NL || s.charCodeAt(open + "<summary>".length) !== NL || s.charCodeAt(close - 1) !== NL) return undefined;
+	// The pattern's two "\n" are distinct, and what follows the closer in the text is
+	// blanks up to a line end or the end.
+	const bodyStart = open + "<summary>\n".length;
+	if (bodyStart > close - 1) return undefined;
+	const lead = text.length - text.trimStart().length;
+	let k = lead + s.length;
+	for (let c = text.charCodeAt(k); k < text.length && (c === 32 || c === 9); c = text.charCodeAt(++k));
+	const c = text.charCodeAt(k);
+	if (k < text.length && c !== NL && c !== CR && c !== LS && c !== PS) return undefined;
+	const summary = s.slice(bodyStart, close - 1).trim();
 	// Headings alone are no summary, however well the tags are placed.
-	if (summary === "" || sectionCount(summary) < 5 || isFenceLine(summary.split("\n")[0] ?? "") || !hasContent(summary)) return undefined;
+	if (summary === "" || sectionCount(summary, true) < 5 || fenceAt(summary, 0, lineEndAt(summary, 0, true)) !== 0 || !hasContent(summary, true)) return undefined;
 	return summary;
 }
 
