@@ -554,6 +554,10 @@ class Scan {
 			const t = at(tags, i);
 			if (t.name !== Name.Summary || t.kind !== Kind.Opener || t.flags & IN_CODE || (!structural(t) && (!inline || this.htmlOnLine(t))) || inRegions(analysis, t.start))
 				continue;
+			if (this.emptyBefore(i)) {
+				seen = true; // an empty block ended by the next opener: the loop of a stuck model
+				continue;
+			}
 			const e = this.blockEnd(i, analysis, fallbacks > 0);
 			if (e.byFallback) fallbacks--;
 			const c = this.candidate(t, e.pos, e.closed, analysis, e.code);
@@ -563,6 +567,24 @@ class Scan {
 			i = e.next;
 		}
 		return { best, seen };
+	}
+
+	// emptyBefore reports whether the block opened by tags[i] is empty and ends, unclosed, at
+	// the next tag: a structural summary opener on a later line, after nothing but blanks, that
+	// is no HTML element (blockEnd's answer for it, found without its setup).
+	private emptyBefore(i: number): boolean {
+		const tags = this.tags;
+		if (i + 1 >= tags.length) return false;
+		const t = at(tags, i);
+		const u = at(tags, i + 1);
+		if (u.name !== Name.Summary || u.kind !== Kind.Opener || !structural(u) || u.line === t.line || u.start - t.end > 16) return false;
+		if (i + 2 < tags.length) {
+			const v = at(tags, i + 2);
+			if (v.name === Name.Summary && v.kind === Kind.Closer && v.line === u.line) return false; // <summary>Title</summary>: an HTML element inside the body
+		}
+		const text = this.text;
+		const blanks = trimStart(text, t.end, u.start, this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === u.start;
+		return blanks && !this.afterDetails(u);
 	}
 
 	// htmlOnLine: a <details> element before the tag on its line.
@@ -687,7 +709,7 @@ class Scan {
 		body = removeNestedAnalysis(body);
 		body = trimTagLines(body, this.nel);
 		const nlOnly = this.nlOnly;
-		return { body, closed, start: t.start, sections: sectionCount(body, nlOnly), degenerate: !hasContent(body, nlOnly) || isTemplate(body, nlOnly) };
+		return { body, closed, start: t.start, sections: sectionCount(body), degenerate: !hasContent(body, nlOnly) || isTemplate(body, nlOnly) };
 	}
 
 	cutRegions(from: number, to: number, rs: Region[], code: Region[]): string {
@@ -728,17 +750,38 @@ class Scan {
 			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
 			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
 			const body = trimRobust(text.slice(from, t.start), this.nel);
-			if (hasContent(body, this.nlOnly) && (afterAnalysis || sectionCount(body, this.nlOnly) >= 3)) return body;
+			if (hasContent(body, this.nlOnly) && (afterAnalysis || sectionCount(body, 3) >= 3)) return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;
 		let closeAt = -1;
 		let failedClose = -2;
-		const headingTried = [false, false];
+		const headingTried = [false, false]; // a heading before the last analysis block, one after it
+		const tags = this.tags;
+		let ti = 0; // the first tag at or after start, where a line opens with '<'
 		for (let start = 0; start >= 0; ) {
+			if (headingTried[0] && (lastAnalysis <= start || headingTried[1])) {
+				// Only a [summary] line can still be a marker: go to the next line with a '['.
+				const k = text.indexOf("[", start);
+				if (k < 0) break;
+				start = this.lineStart(k, start);
+			}
+			// A line that opens with a tag is no marker line, and one whose tag is followed by
+			// "\n" ends there (a tag never spans a line end): a loop of tag lines is passed
+			// without searching for its line ends.
+			if (text.charCodeAt(start) === LT) {
+				while (ti < tags.length && at(tags, ti).start < start) ti++;
+				if (ti < tags.length && at(tags, ti).start === start) {
+					const e = at(tags, ti).end;
+					if (text.charCodeAt(e) === NL) {
+						start = e + 1;
+						continue;
+					}
+				}
+			}
 			const end = this.lineEnd(start);
 			const next = this.nextLine(end);
-			if (inRegions(analysis, start)) {
-				start = next;
+			if (start === end || !markerStart(text.charCodeAt(start)) || inRegions(analysis, start)) {
+				start = next; // a marker line starts with a blank, '[', a heading mark or S
 				continue;
 			}
 			const b = trimEnd(text, start, end, JS);
@@ -761,7 +804,7 @@ class Scan {
 				headingTried[after] = true;
 				const to = after === 1 ? lastAnalysis : text.length;
 				const body = trimRobust(this.cutRegions(next, Math.max(next, to), analysis, []), this.nel);
-				if (hasContent(body, this.nlOnly) && sectionCount(body, this.nlOnly) >= 3) return body;
+				if (hasContent(body, this.nlOnly) && sectionCount(body, 3) >= 3) return body;
 			}
 			start = next;
 		}
@@ -854,21 +897,30 @@ function removeNestedAnalysis(body: string): string {
 	return body.slice(end + "</analysis>".length).trim();
 }
 
-// sectionCount: how many of the numbered sections 1 to 9 the body's lines start (rule "Duplicates").
-function sectionCount(s: string, nlOnly: boolean): number {
+// isSectionMark: what may stand before a section's number on its line.
+const isSectionMark = (c: number): boolean => c === 32 || c === 9 || c === 35 || c === 42 || c === GT || c === 45; // space tab # * > -
+
+// sectionCount: how many of the numbered sections 1 to 9 the body's lines start (rule
+// "Duplicates"), counting no further than limit. A section's line is, after the marks
+// " \t#*>-", a digit 1-9, '.' or ')' and one more character. Rather than split s into
+// lines, it visits each '.' and ')' and reads around it: the digit before, the marks back
+// to the start of the line (the start of s or after a terminator), the character after.
+function sectionCount(s: string, limit = 9): number {
 	let seen = 0;
 	let n = 0;
-	for (let i = 0, j = 0; i <= s.length; i = nextLineAt(s, j)) {
-		j = lineEndAt(s, i, nlOnly);
-		let a = i;
-		for (let c = s.charCodeAt(a); a < j && (c === 32 || c === 9 || c === 35 || c === 42 || c === GT || c === 45); c = s.charCodeAt(++a));
-		if (j - a < 3) continue;
-		const d = s.charCodeAt(a) - 48;
-		const p = s.charCodeAt(a + 1);
-		if (d < 1 || d > 9 || (p !== 46 && p !== 41)) continue;
-		if (!(seen & (1 << d))) {
-			seen |= 1 << d;
-			n++;
+	for (const punct of [".", ")"]) {
+		for (let at = 1; n < limit && at < s.length; ) {
+			const p = s.indexOf(punct, at);
+			if (p < 0) break;
+			at = p + 1;
+			const d = s.charCodeAt(p - 1) - 48;
+			if (d < 1 || d > 9 || seen & (1 << d) || p + 1 >= s.length || isTerminator(s.charCodeAt(p + 1))) continue;
+			let i = p - 1;
+			while (i > 0 && isSectionMark(s.charCodeAt(i - 1))) i--;
+			if (i === 0 || isTerminator(s.charCodeAt(i - 1))) {
+				seen |= 1 << d;
+				n++;
+			}
 		}
 	}
 	return n;
@@ -945,6 +997,26 @@ function isPlaceholder(s: string, i: number, j: number): boolean {
 	let run = 0;
 	for (let k = i + 1; k < j - 1 && run < 3; k++) run = isASCIILetter(s.charCodeAt(k)) ? run + 1 : 0;
 	return run >= 3;
+}
+
+// markerStart reports whether a line starting with c can be a marker line: "[summary]", or
+// a Summary label after blanks and marks (non-ASCII characters may be JavaScript blanks).
+function markerStart(c: number): boolean {
+	switch (c) {
+		case 91: // [
+		case 35: // #
+		case 42: // *
+		case 95: // _
+		case 58: // :
+		case 32:
+		case 9:
+		case 11:
+		case 12:
+		case 115: // s
+		case 83: // S
+			return true;
+	}
+	return c >= 0x80;
 }
 
 // isSummaryLabel: s[i:j] (trimmed) is a Summary heading or label: "## Summary", "**Summary:**".
@@ -1034,7 +1106,7 @@ function wellFormed(text: string): string | undefined {
 	if (k < text.length && c !== NL && c !== CR && c !== LS && c !== PS) return undefined;
 	const summary = s.slice(bodyStart, close - 1).trim();
 	// Headings alone are no summary, however well the tags are placed.
-	if (summary === "" || sectionCount(summary, true) < 5 || fenceAt(summary, 0, lineEndAt(summary, 0, true)) !== 0 || !hasContent(summary, true)) return undefined;
+	if (summary === "" || sectionCount(summary, 5) < 5 || fenceAt(summary, 0, lineEndAt(summary, 0, true)) !== 0 || !hasContent(summary, true)) return undefined;
 	return summary;
 }
 
