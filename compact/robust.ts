@@ -35,14 +35,6 @@ const AT_LINE_END = 2;
 const IN_CODE = 4;
 const AFTER_CLOSER = 8;
 
-interface Tag {
-	start: number;
-	end: number;
-	line: number; // start of its line
-	name: Name;
-	kind: Kind;
-	flags: number;
-}
 
 // A fence line of the text; char is the fence's character code ('`' or '~').
 interface FenceLine {
@@ -158,10 +150,13 @@ function foldAt(s: string, i: number, p: string): boolean {
 // equalFoldAt reports whether s[i:j] is p, ASCII letters in any case.
 const equalFoldAt = (s: string, i: number, j: number, p: string): boolean => j - i === p.length && foldAt(s, i, p);
 
-function indexFold(s: string, sub: string, from: number): number {
-	const first = lowerASCII(sub.charCodeAt(0));
-	for (let i = from; i + sub.length <= s.length; i++) if (lowerASCII(s.charCodeAt(i)) === first && foldAt(s, i, sub)) return i;
-	return -1;
+// indexBracketCloser returns the index of the first "[/summary]", in any ASCII case, at or
+// after from, or -1.
+function indexBracketCloser(s: string, from: number): number {
+	const re = /\[\/summary\]/gi; // ASCII case only: no u flag
+	re.lastIndex = from;
+	const m = re.exec(s);
+	return m === null ? -1 : m.index;
 }
 
 // countUpTo returns the number of non-overlapping sub in s from index from, counting no
@@ -255,11 +250,81 @@ function tagNameAt(s: string, j: number, k: number): Name | 0 {
 	return summaryMisspellingAt(s, j, k) ? Name.Summary : 0;
 }
 
-const analysisLike = (t: Tag): boolean => t.name === Name.Analysis || t.name === Name.Think;
+// structural: a tag is structure, not a mention, where real answers put it (rule "Tags").
+function structural(kind: Kind, flags: number): boolean {
+	if (flags & IN_CODE) return false;
+	return (flags & (AT_LINE_START | AFTER_CLOSER)) !== 0 || (kind === Kind.Closer && (flags & AT_LINE_END) !== 0);
+}
 
-function structural(t: Tag): boolean {
-	if (t.flags & IN_CODE) return false;
-	return (t.flags & (AT_LINE_START | AFTER_CLOSER)) !== 0 || (t.kind === Kind.Closer && (t.flags & AT_LINE_END) !== 0);
+// Tags are the tags of a text in text order, held as columns so that a text of many tags
+// makes a few arrays rather than an object per tag: tag i spans start(i) to end(i), on the
+// line that starts at line(i).
+class Tags {
+	n = 0;
+	private starts = new Int32Array(16);
+	private ends = new Int32Array(16);
+	private lines = new Int32Array(16);
+	private names = new Uint8Array(16);
+	private kinds = new Uint8Array(16);
+	private flagBits = new Uint8Array(16);
+
+	push(start: number, end: number, line: number, name: Name, kind: Kind, flags: number): void {
+		if (this.n === this.starts.length) this.grow();
+		const i = this.n++;
+		this.starts[i] = start;
+		this.ends[i] = end;
+		this.lines[i] = line;
+		this.names[i] = name;
+		this.kinds[i] = kind;
+		this.flagBits[i] = flags;
+	}
+
+	private grow(): void {
+		const n = this.starts.length * 2;
+		const more = <A extends Int32Array | Uint8Array>(a: A, b: A): A => {
+			b.set(a);
+			return b;
+		};
+		this.starts = more(this.starts, new Int32Array(n));
+		this.ends = more(this.ends, new Int32Array(n));
+		this.lines = more(this.lines, new Int32Array(n));
+		this.names = more(this.names, new Uint8Array(n));
+		this.kinds = more(this.kinds, new Uint8Array(n));
+		this.flagBits = more(this.flagBits, new Uint8Array(n));
+	}
+
+	start(i: number): number {
+		return at(this.starts, i);
+	}
+
+	end(i: number): number {
+		return at(this.ends, i);
+	}
+
+	line(i: number): number {
+		return at(this.lines, i);
+	}
+
+	name(i: number): Name {
+		return at(this.names, i) as Name;
+	}
+
+	kind(i: number): Kind {
+		return at(this.kinds, i) as Kind;
+	}
+
+	flags(i: number): number {
+		return at(this.flagBits, i);
+	}
+
+	structural(i: number): boolean {
+		return structural(this.kind(i), this.flags(i));
+	}
+
+	analysisLike(i: number): boolean {
+		const name = this.name(i);
+		return name === Name.Analysis || name === Name.Think;
+	}
 }
 
 // searchRegions returns the first region that ends after pos (rs are sorted and disjoint).
@@ -295,13 +360,15 @@ class Scan {
 	readonly nel: boolean;
 	readonly simple: boolean; // "\n" is the only line terminator of the scan
 	readonly nlOnly: boolean; // "\n" is the only line terminator of eachLine's split
-	tags: Tag[] = [];
+	tags = new Tags();
 	fences: FenceLine[] = [];
 	inlineOpeners = 0;
 	openAnalysis = false;
 	private details = -1;
 	private gtAt = -1;
 	private ltAt = -1;
+	private parsedName: Name = Name.Summary;
+	private parsedKind: Kind = Kind.Opener;
 
 	constructor(text: string) {
 		this.text = text;
@@ -362,7 +429,7 @@ class Scan {
 		let lastTick = -1;
 		let tickPos = 0;
 		let ticks = 0;
-		let prev: Tag | undefined; // the last tag on the line
+		let prevEnd = -1; // the end of the last closer on the line, -1 for none
 		for (let pos = 0; pos < text.length; ) {
 			const i = text.indexOf("<", pos);
 			if (i < 0) break;
@@ -381,27 +448,31 @@ class Scan {
 				}
 				tickPos = lineStart;
 				ticks = 0;
-				prev = undefined;
+				prevEnd = -1;
 			}
 			for (; tickPos < i; tickPos++) if (text.charCodeAt(tickPos) === TICK) ticks++;
-			const t = this.parseTag(i, lineEnd);
-			if (t === undefined) {
+			const end = this.parseTag(i, lineEnd);
+			if (end < 0) {
 				pos = i + 1;
 				continue;
 			}
-			t.line = lineStart;
-			if (i === firstVisible) t.flags |= AT_LINE_START;
-			if (t.end >= contentEnd) t.flags |= AT_LINE_END;
-			if (ticks % 2 === 1 && lastTick >= t.end) t.flags |= IN_CODE;
-			if (prev !== undefined && prev.kind === Kind.Closer && onlyInvisible(text, prev.end, i)) t.flags |= AFTER_CLOSER;
-			prev = t;
-			if (t.name === Name.Summary && t.kind === Kind.Opener && !structural(t) && !(t.flags & IN_CODE)) this.inlineOpeners++;
-			this.tags.push(t);
-			pos = t.end;
+			const name = this.parsedName;
+			const kind = this.parsedKind;
+			let flags = 0;
+			if (i === firstVisible) flags |= AT_LINE_START;
+			if (end >= contentEnd) flags |= AT_LINE_END;
+			if (ticks % 2 === 1 && lastTick >= end) flags |= IN_CODE;
+			if (prevEnd >= 0 && onlyInvisible(text, prevEnd, i)) flags |= AFTER_CLOSER;
+			prevEnd = kind === Kind.Closer ? end : -1;
+			if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
+			this.tags.push(i, end, lineStart, name, kind, flags);
+			pos = end;
 		}
 	}
 
-	private parseTag(i: number, end: number): Tag | undefined {
+	// parseTag reads the tag at text[i] ('<') on the line that ends at end: it returns the
+	// tag's end and leaves its name and kind in parsedName and parsedKind, or returns -1.
+	private parseTag(i: number, end: number): number {
 		const text = this.text;
 		let j = skipBlanks(text, i + 1, end);
 		let kind: Kind = Kind.Opener;
@@ -412,12 +483,14 @@ class Scan {
 		let k = j;
 		while (k < end && isASCIILetter(text.charCodeAt(k))) k++;
 		const name = tagNameAt(text, j, k);
-		if (name === 0) return undefined;
+		if (name === 0) return -1;
+		this.parsedName = name;
+		this.parsedKind = kind;
 		const c = text.charCodeAt(k);
 		if (kind === Kind.Closer || (k < end && c !== 32 && c !== GT)) {
 			const k2 = skipBlanks(text, k, end);
-			if (k2 >= end || text.charCodeAt(k2) !== GT) return undefined;
-			return { start: i, end: k2 + 1, line: 0, name, kind, flags: 0 };
+			if (k2 >= end || text.charCodeAt(k2) !== GT) return -1;
+			return k2 + 1;
 		}
 		// The next '>' and '<' of the whole text, cached: positions only grow during the scan.
 		if (this.gtAt < k) {
@@ -429,8 +502,8 @@ class Scan {
 			this.ltAt = l < 0 ? text.length : l;
 		}
 		const gt = Math.min(this.gtAt, end);
-		if (gt >= end || Math.min(this.ltAt, end) < gt) return undefined;
-		return { start: i, end: gt + 1, line: 0, name, kind, flags: 0 };
+		if (gt >= end || Math.min(this.ltAt, end) < gt) return -1;
+		return gt + 1;
 	}
 
 	private scanFences(): void {
@@ -460,7 +533,7 @@ class Scan {
 	// rule "Analysis": the analysis blocks, and the example blocks (rule "Echoed templates").
 	regions(): { analysis: Region[]; examples: Region[] } {
 		const tags = this.tags;
-		const n = tags.length;
+		const n = tags.n;
 		const nextStruct = new Int32Array(n + 1);
 		const nextAny = new Int32Array(n + 1);
 		const nextSummary = new Int32Array(n + 1);
@@ -473,14 +546,13 @@ class Scan {
 			nextSummary[j] = at(nextSummary, j + 1);
 			nextExample[j] = at(nextExample, j + 1);
 			nextSumClose[j] = at(nextSumClose, j + 1);
-			const u = at(tags, j);
-			if (u.kind === Kind.Closer && u.name === Name.Summary && structural(u)) nextSumClose[j] = j;
-			if (u.kind === Kind.Closer && analysisLike(u)) {
+			if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Summary && tags.structural(j)) nextSumClose[j] = j;
+			if (tags.kind(j) === Kind.Closer && tags.analysisLike(j)) {
 				nextAny[j] = j;
-				if (structural(u)) nextStruct[j] = j;
-			} else if (u.kind === Kind.Opener && u.name === Name.Summary && structural(u)) {
+				if (tags.structural(j)) nextStruct[j] = j;
+			} else if (tags.kind(j) === Kind.Opener && tags.name(j) === Name.Summary && tags.structural(j)) {
 				nextSummary[j] = j;
-			} else if (u.kind === Kind.Closer && u.name === Name.Example) {
+			} else if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Example) {
 				nextExample[j] = j;
 			}
 		}
@@ -488,57 +560,56 @@ class Scan {
 		const examples: Region[] = [];
 		let summarySeen = false;
 		for (let i = 0; i < n; i++) {
-			const t = at(tags, i);
-			if (t.kind === Kind.Opener && t.name === Name.Summary && structural(t)) summarySeen = true;
-			if (t.kind === Kind.Closer && analysisLike(t) && structural(t) && !summarySeen) {
+			if (tags.kind(i) === Kind.Opener && tags.name(i) === Name.Summary && tags.structural(i)) summarySeen = true;
+			if (tags.kind(i) === Kind.Closer && tags.analysisLike(i) && tags.structural(i) && !summarySeen) {
 				// An orphan closer: what came before it, back to the last analysis block, is analysis.
 				const last = analysis[analysis.length - 1];
-				analysis.push({ start: last === undefined ? 0 : last.end, end: t.end });
+				analysis.push({ start: last === undefined ? 0 : last.end, end: tags.end(i) });
 				continue;
 			}
-			if (t.kind !== Kind.Opener) continue;
-			if (!structural(t)) {
-				if (analysisLike(t) && i + 1 < n && at(tags, i + 1).kind === Kind.Closer && analysisLike(at(tags, i + 1))) {
-					analysis.push({ start: t.start, end: at(tags, i + 1).end });
+			if (tags.kind(i) !== Kind.Opener) continue;
+			if (!tags.structural(i)) {
+				if (tags.analysisLike(i) && i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1)) {
+					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
 					i++;
 				}
 				continue;
 			}
-			if (t.name === Name.Analysis || t.name === Name.Think) {
+			if (tags.name(i) === Name.Analysis || tags.name(i) === Name.Think) {
 				let j = at(nextStruct, i + 1);
 				if (j < n) {
 					const k = at(nextSummary, i + 1);
-					if (k < j && at(tags, j - 1).name === Name.Summary && at(tags, j - 1).kind === Kind.Closer && onlyInvisible(this.text, at(tags, j - 1).end, at(tags, j).start)) {
-						analysis.push({ start: t.start, end: at(tags, k).start });
+					if (k < j && tags.name(j - 1) === Name.Summary && tags.kind(j - 1) === Kind.Closer && onlyInvisible(this.text, tags.end(j - 1), tags.start(j))) {
+						analysis.push({ start: tags.start(i), end: tags.start(k) });
 						i = k - 1;
 						continue;
 					}
-					if (k < j && at(nextSumClose, k) > j && (at(tags, k).flags & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
+					if (k < j && at(nextSumClose, k) > j && (tags.flags(k) & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
 						// A summary opener, and no summary closer before the analysis closer: the summary was closed with </analysis>.
-						analysis.push({ start: t.start, end: at(tags, k).start });
+						analysis.push({ start: tags.start(i), end: tags.start(k) });
 						i = k - 1;
 						continue;
 					}
-					analysis.push({ start: t.start, end: at(tags, j).end });
+					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
 				} else if ((j = at(nextAny, i + 1)) < n) {
-					analysis.push({ start: t.start, end: at(tags, j).end });
+					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
 				} else if ((j = at(nextSumClose, i + 1)) < at(nextSummary, i + 1)) {
 					// Closed by a summary closer before any summary opener: the wrong closer.
-					analysis.push({ start: t.start, end: at(tags, j).end });
+					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
 				} else if ((j = at(nextSummary, i + 1)) < n) {
-					analysis.push({ start: t.start, end: at(tags, j).start });
+					analysis.push({ start: tags.start(i), end: tags.start(j) });
 					i = j - 1;
 				} else {
-					analysis.push({ start: t.start, end: this.text.length });
+					analysis.push({ start: tags.start(i), end: this.text.length });
 					this.openAnalysis = true;
 					i = n;
 				}
-			} else if (t.name === Name.Example) {
+			} else if (tags.name(i) === Name.Example) {
 				const j = at(nextExample, i + 1);
-				if (j < n) examples.push({ start: t.start, end: at(tags, j).end });
+				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
 			}
 		}
 		return { analysis, examples };
@@ -550,9 +621,8 @@ class Scan {
 		let fallbacks = MAX_FALLBACKS;
 		let best: Candidate | undefined;
 		let seen = false;
-		for (let i = 0; i < tags.length; i++) {
-			const t = at(tags, i);
-			if (t.name !== Name.Summary || t.kind !== Kind.Opener || t.flags & IN_CODE || (!structural(t) && (!inline || this.htmlOnLine(t))) || inRegions(analysis, t.start))
+		for (let i = 0; i < tags.n; i++) {
+			if (tags.name(i) !== Name.Summary || tags.kind(i) !== Kind.Opener || tags.flags(i) & IN_CODE || (!tags.structural(i) && (!inline || this.htmlOnLine(i))) || inRegions(analysis, tags.start(i)))
 				continue;
 			if (this.emptyBefore(i)) {
 				seen = true; // an empty block ended by the next opener: the loop of a stuck model
@@ -560,8 +630,8 @@ class Scan {
 			}
 			const e = this.blockEnd(i, analysis, fallbacks > 0);
 			if (e.byFallback) fallbacks--;
-			const c = this.candidate(t, e.pos, e.closed, analysis, e.code);
-			c.degenerate = c.degenerate || (inRegions(examples, t.start) && isTemplate(c.body, this.nlOnly));
+			const c = this.candidate(i, e.pos, e.closed, analysis, e.code);
+			c.degenerate = c.degenerate || (inRegions(examples, tags.start(i)) && isTemplate(c.body, this.nlOnly));
 			seen = true;
 			if (!c.degenerate && (best === undefined || beats(c, best))) best = c;
 			i = e.next;
@@ -574,24 +644,21 @@ class Scan {
 	// is no HTML element (blockEnd's answer for it, found without its setup).
 	private emptyBefore(i: number): boolean {
 		const tags = this.tags;
-		if (i + 1 >= tags.length) return false;
-		const t = at(tags, i);
-		const u = at(tags, i + 1);
-		if (u.name !== Name.Summary || u.kind !== Kind.Opener || !structural(u) || u.line === t.line || u.start - t.end > 16) return false;
-		if (i + 2 < tags.length) {
-			const v = at(tags, i + 2);
-			if (v.name === Name.Summary && v.kind === Kind.Closer && v.line === u.line) return false; // <summary>Title</summary>: an HTML element inside the body
+		if (i + 1 >= tags.n) return false;
+		if (tags.name(i + 1) !== Name.Summary || tags.kind(i + 1) !== Kind.Opener || !tags.structural(i + 1) || tags.line(i + 1) === tags.line(i) || tags.start(i + 1) - tags.end(i) > 16) return false;
+		if (i + 2 < tags.n) {
+			if (tags.name(i + 2) === Name.Summary && tags.kind(i + 2) === Kind.Closer && tags.line(i + 2) === tags.line(i + 1)) return false; // <summary>Title</summary>: an HTML element inside the body
 		}
 		const text = this.text;
-		const blanks = trimStart(text, t.end, u.start, this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === u.start;
-		return blanks && !this.afterDetails(u);
+		const blanks = trimStart(text, tags.end(i), tags.start(i + 1), this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === tags.start(i + 1);
+		return blanks && !this.afterDetails(i + 1);
 	}
 
 	// htmlOnLine: a <details> element before the tag on its line.
-	private htmlOnLine(t: Tag): boolean {
+	private htmlOnLine(i: number): boolean {
 		const text = this.text;
-		const b = trimEnd(text, t.line, t.start, JS);
-		const a = trimStart(text, t.line, b, JS);
+		const b = trimEnd(text, this.tags.line(i), this.tags.start(i), JS);
+		const a = trimStart(text, this.tags.line(i), b, JS);
 		if (b === a || text.charCodeAt(b - 1) !== GT) return false;
 		let lt = b - 1;
 		while (lt >= a && text.charCodeAt(lt) !== LT) lt--;
@@ -601,24 +668,22 @@ class Scan {
 	private blockEnd(i: number, analysis: Region[], fallbacks: boolean): { pos: number; code: Region[]; closed: boolean; next: number; byFallback: boolean } {
 		const tags = this.tags;
 		const fences = this.fences;
-		const t = at(tags, i);
 		const code: Region[] = [];
 		const text = this.text;
 		let fence = false;
 		let fi = 0; // the first fence line after the opener's line start
 		for (let hi = fences.length; fi < hi; ) {
 			const m = (fi + hi) >> 1;
-			if (at(fences, m).start <= t.line) fi = m + 1;
+			if (at(fences, m).start <= tags.line(i)) fi = m + 1;
 			else hi = m;
 		}
 		let fenced = -1;
 		let wrongCloser = -1;
 		let html = 0;
-		let outer = fences.length === 0 ? 0 : this.fenceBefore(t);
+		let outer = fences.length === 0 ? 0 : this.fenceBefore(i);
 		let open = 0;
-		for (let j = i + 1; j < tags.length; j++) {
-			const u = at(tags, j);
-			for (; fi < fences.length && at(fences, fi).start <= u.line; fi++) {
+		for (let j = i + 1; j < tags.n; j++) {
+			for (; fi < fences.length && at(fences, fi).start <= tags.line(j); fi++) {
 				const f = at(fences, fi);
 				if (outer !== 0 && !fence && f.char === outer && this.bareFence(f)) {
 					outer = 0;
@@ -631,35 +696,34 @@ class Scan {
 					at(code, code.length - 1).end = f.end;
 				}
 			}
-			if (u.name === Name.Summary && inRegions(analysis, u.start)) continue;
-			if (u.name === Name.Analysis && u.kind === Kind.Closer && structural(u) && !fence && wrongCloser < 0) wrongCloser = j;
-			if (u.name !== Name.Summary || u.flags & IN_CODE) continue;
+			if (tags.name(j) === Name.Summary && inRegions(analysis, tags.start(j))) continue;
+			if (tags.name(j) === Name.Analysis && tags.kind(j) === Kind.Closer && tags.structural(j) && !fence && wrongCloser < 0) wrongCloser = j;
+			if (tags.name(j) !== Name.Summary || tags.flags(j) & IN_CODE) continue;
 			if (fence) {
-				if (fenced < 0 && u.kind === Kind.Closer && structural(u)) fenced = j;
+				if (fenced < 0 && tags.kind(j) === Kind.Closer && tags.structural(j)) fenced = j;
 				continue;
 			}
-			if (u.kind === Kind.Opener && (u.line !== t.line || !structural(u)) && j + 1 < tags.length) {
-				const v = at(tags, j + 1);
-				if (v.name === Name.Summary && v.kind === Kind.Closer && v.line === u.line) {
+			if (tags.kind(j) === Kind.Opener && (tags.line(j) !== tags.line(i) || !tags.structural(j)) && j + 1 < tags.n) {
+				if (tags.name(j + 1) === Name.Summary && tags.kind(j + 1) === Kind.Closer && tags.line(j + 1) === tags.line(j)) {
 					j++;
 					continue;
 				}
 			}
-			if (u.kind === Kind.Opener && structural(u) && this.afterDetails(u)) {
+			if (tags.kind(j) === Kind.Opener && tags.structural(j) && this.afterDetails(j)) {
 				html++;
 				continue;
 			}
-			if (u.kind === Kind.Closer && html > 0) {
+			if (tags.kind(j) === Kind.Closer && html > 0) {
 				html--;
 				continue;
 			}
-			if (u.kind === Kind.Opener && structural(u)) return { pos: u.start, code, closed: false, next: j - 1, byFallback: false };
-			if (u.kind === Kind.Closer && (structural(u) || u.line === t.line)) return { pos: u.start, code, closed: true, next: j, byFallback: false };
+			if (tags.kind(j) === Kind.Opener && tags.structural(j)) return { pos: tags.start(j), code, closed: false, next: j - 1, byFallback: false };
+			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) return { pos: tags.start(j), code, closed: true, next: j, byFallback: false };
 		}
-		if (fallbacks && wrongCloser >= 0 && !inRegions(analysis, at(tags, wrongCloser).start))
-			return { pos: at(tags, wrongCloser).start, code, closed: true, next: wrongCloser, byFallback: true };
-		if (fallbacks && fenced >= 0) return { pos: at(tags, fenced).start, code, closed: true, next: fenced, byFallback: true };
-		return { pos: text.length, code, closed: false, next: tags.length, byFallback: false };
+		if (fallbacks && wrongCloser >= 0 && !inRegions(analysis, tags.start(wrongCloser)))
+			return { pos: tags.start(wrongCloser), code, closed: true, next: wrongCloser, byFallback: true };
+		if (fallbacks && fenced >= 0) return { pos: tags.start(fenced), code, closed: true, next: fenced, byFallback: true };
+		return { pos: text.length, code, closed: false, next: tags.n, byFallback: false };
 	}
 
 	// bareFence: the fence line holds its fence characters alone (no info string).
@@ -673,10 +737,11 @@ class Scan {
 
 	// fenceBefore: the fence character of a fence line opened on the last non-blank line
 	// (of three) before the opener's, 0 for none (rule "Fences").
-	private fenceBefore(t: Tag): number {
+	private fenceBefore(i: number): number {
 		const text = this.text;
-		if (!(t.flags & AT_LINE_START) || trimStart(text, t.line, t.start, JS) !== t.start) return 0;
-		let l = t.line;
+		const start = this.tags.start(i);
+		let l = this.tags.line(i);
+		if (!(this.tags.flags(i) & AT_LINE_START) || trimStart(text, l, start, JS) !== start) return 0;
 		for (let n = 0; n < 3; n++) {
 			if ((l = this.prevLine(l)) < 0) return 0;
 			const end = this.lineEnd(l);
@@ -686,13 +751,13 @@ class Scan {
 		return 0;
 	}
 
-	private afterDetails(t: Tag): boolean {
-		if (this.details < 0) this.details = indexFold(this.text, "<details", 0) >= 0 ? 1 : 0;
+	private afterDetails(i: number): boolean {
+		if (this.details < 0) this.details = /<details/i.test(this.text) ? 1 : 0; // ASCII case only: no u flag
 		if (this.details === 0) return false;
 		const text = this.text;
-		let b = trimEnd(text, t.line, t.start, JS);
-		let a = trimStart(text, t.line, b, JS);
-		let l = t.line;
+		let l = this.tags.line(i);
+		let b = trimEnd(text, l, this.tags.start(i), JS);
+		let a = trimStart(text, l, b, JS);
 		for (let n = 0; a === b && n < 3; n++) {
 			if ((l = this.prevLine(l)) < 0) break;
 			b = trimEnd(text, l, this.lineEnd(l), JS);
@@ -701,15 +766,15 @@ class Scan {
 		return b - a >= 8 && foldAt(text, a, "<details") && text.charCodeAt(b - 1) === GT;
 	}
 
-	private candidate(t: Tag, end: number, closed: boolean, analysis: Region[], code: Region[]): Candidate {
-		let body = this.cutRegions(t.end, end, analysis, code);
+	private candidate(i: number, end: number, closed: boolean, analysis: Region[], code: Region[]): Candidate {
+		let body = this.cutRegions(this.tags.end(i), end, analysis, code);
 		if (!closed) body = trimPartialCloser(body);
 		body = trimRobust(body, this.nel);
 		body = stripWrapperFence(body);
 		body = removeNestedAnalysis(body);
 		body = trimTagLines(body, this.nel);
 		const nlOnly = this.nlOnly;
-		return { body, closed, start: t.start, sections: sectionCount(body), degenerate: !hasContent(body, nlOnly) || isTemplate(body, nlOnly) };
+		return { body, closed, start: this.tags.start(i), sections: sectionCount(body), degenerate: !hasContent(body, nlOnly) || isTemplate(body, nlOnly) };
 	}
 
 	cutRegions(from: number, to: number, rs: Region[], code: Region[]): string {
@@ -733,12 +798,13 @@ class Scan {
 		const text = this.text;
 		let open = false; // a structural opener waits for the closer of its block
 		let after = 0; // the end of the last structural tag
-		for (const t of this.tags) {
-			if (!structural(t) || inRegions(analysis, t.start)) continue;
+		const tags = this.tags;
+		for (let i = 0; i < tags.n; i++) {
+			if (!tags.structural(i) || inRegions(analysis, tags.start(i))) continue;
 			const prev = after;
-			after = t.end;
-			if (t.name !== Name.Summary) continue;
-			if (t.kind === Kind.Opener) {
+			after = tags.end(i);
+			if (tags.name(i) !== Name.Summary) continue;
+			if (tags.kind(i) === Kind.Opener) {
 				open = true;
 				continue;
 			}
@@ -746,17 +812,16 @@ class Scan {
 				open = false; // the closer of a block, which the blocks rule judged: no orphan
 				continue;
 			}
-			const k = searchRegions(analysis, t.start);
+			const k = searchRegions(analysis, tags.start(i));
 			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
 			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
-			const body = trimRobust(text.slice(from, t.start), this.nel);
+			const body = trimRobust(text.slice(from, tags.start(i)), this.nel);
 			if (hasContent(body, this.nlOnly) && (afterAnalysis || sectionCount(body, 3) >= 3)) return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;
 		let closeAt = -1;
 		let failedClose = -2;
 		const headingTried = [false, false]; // a heading before the last analysis block, one after it
-		const tags = this.tags;
 		let ti = 0; // the first tag at or after start, where a line opens with '<'
 		for (let start = 0; start >= 0; ) {
 			if (headingTried[0] && (lastAnalysis <= start || headingTried[1])) {
@@ -769,9 +834,9 @@ class Scan {
 			// "\n" ends there (a tag never spans a line end): a loop of tag lines is passed
 			// without searching for its line ends.
 			if (text.charCodeAt(start) === LT) {
-				while (ti < tags.length && at(tags, ti).start < start) ti++;
-				if (ti < tags.length && at(tags, ti).start === start) {
-					const e = at(tags, ti).end;
+				while (ti < tags.n && tags.start(ti) < start) ti++;
+				if (ti < tags.n && tags.start(ti) === start) {
+					const e = tags.end(ti);
 					if (text.charCodeAt(e) === NL) {
 						start = e + 1;
 						continue;
@@ -788,7 +853,7 @@ class Scan {
 			const a = trimStart(text, start, b, JS);
 			if (equalFoldAt(text, a, b, "[summary]")) {
 				if (closeAt < end) {
-					closeAt = indexFold(text, "[/summary]", end);
+					closeAt = indexBracketCloser(text, end);
 					if (closeAt < 0) closeAt = text.length;
 				}
 				if (closeAt !== failedClose) {
@@ -814,9 +879,10 @@ class Scan {
 	untagged(analysis: Region[]): string | undefined {
 		if (this.openAnalysis) return undefined;
 		let end = this.text.length;
-		for (const t of this.tags) {
-			if (t.name === Name.Summary && t.kind === Kind.Closer && structural(t) && !inRegions(analysis, t.start)) {
-				end = t.start;
+		const tags = this.tags;
+		for (let i = 0; i < tags.n; i++) {
+			if (tags.name(i) === Name.Summary && tags.kind(i) === Kind.Closer && tags.structural(i) && !inRegions(analysis, tags.start(i))) {
+				end = tags.start(i);
 				break;
 			}
 		}
@@ -892,7 +958,7 @@ function stripWrapperFence(body: string): string {
 
 function removeNestedAnalysis(body: string): string {
 	if (!foldAt(body, 0, "<analysis>")) return body;
-	const end = indexFold(body, "</analysis>", 0);
+	const end = body.search(/<\/analysis>/i); // ASCII case only: no u flag
 	if (end < 0) return body;
 	return body.slice(end + "</analysis>".length).trim();
 }
