@@ -363,6 +363,7 @@ class Scan {
 	tags = new Tags();
 	fences: FenceLine[] = [];
 	inlineOpeners = 0;
+	private regionTags = 0; // analysis, think and example openers, analysis and think closers
 	openAnalysis = false;
 	private details = -1;
 	private gtAt = -1;
@@ -465,6 +466,7 @@ class Scan {
 			if (prevEnd >= 0 && onlyInvisible(text, prevEnd, i)) flags |= AFTER_CLOSER;
 			prevEnd = kind === Kind.Closer ? end : -1;
 			if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
+			if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
 			this.tags.push(i, end, lineStart, name, kind, flags);
 			pos = end;
 		}
@@ -487,6 +489,7 @@ class Scan {
 		this.parsedName = name;
 		this.parsedKind = kind;
 		const c = text.charCodeAt(k);
+		if (c === GT && k < end) return k + 1; // the common tag, <summary> or </summary>
 		if (kind === Kind.Closer || (k < end && c !== 32 && c !== GT)) {
 			const k2 = skipBlanks(text, k, end);
 			if (k2 >= end || text.charCodeAt(k2) !== GT) return -1;
@@ -532,6 +535,8 @@ class Scan {
 
 	// rule "Analysis": the analysis blocks, and the example blocks (rule "Echoed templates").
 	regions(): { analysis: Region[]; examples: Region[] } {
+		// Every region starts at an analysis, think or example opener or at an orphan closer.
+		if (this.regionTags === 0) return { analysis: [], examples: [] };
 		const tags = this.tags;
 		const n = tags.n;
 		const nextStruct = new Int32Array(n + 1);
@@ -1100,15 +1105,35 @@ function labelIs(s: string, i: number, j: number, word: string): boolean {
 	return equalFoldAt(s, i, j, word);
 }
 
+// hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
+// code fence lines. A line's answer depends on the line alone, so where "\n" is the only
+// terminator the copies of a line that follow it (a loop of one line) need no second look.
 function hasProse(body: string, nlOnly: boolean): boolean {
 	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
 		j = lineEndAt(body, i, nlOnly);
-		const b = trimEnd(body, i, j, GO);
-		const a = trimStart(body, i, b, GO);
-		if (labelIs(body, a, b, "summary") || labelIs(body, a, b, "analysis") || fenceAt(body, a, b) !== 0) continue;
-		if (a < b && !tagShapedOnly(body, a, b) && !isHeadingOnly(body, a, b)) return true;
+		if (isProseLine(body, i, j)) return true;
+		if (nlOnly && j < body.length) j += repeatedLines(body, j + 1, j + 1 - i) * (j + 1 - i);
 	}
 	return false;
+}
+
+function isProseLine(s: string, i: number, j: number): boolean {
+	const b = trimEnd(s, i, j, GO);
+	const a = trimStart(s, i, b, GO);
+	if (labelIs(s, a, b, "summary") || labelIs(s, a, b, "analysis") || fenceAt(s, a, b) !== 0) return false;
+	return a < b && !tagShapedOnly(s, a, b) && !isHeadingOnly(s, a, b);
+}
+
+// repeatedLines returns how many whole copies of s[at-p:at] follow at at. It compares in
+// strides that double while they match, then halve (string equality is a memory
+// comparison), so that a loop of one line costs a few comparisons.
+function repeatedLines(s: string, at: number, p: number): number {
+	const same = (from: number, n: number): boolean => from + n <= s.length && s.slice(from, from + n) === s.slice(from - p, from - p + n);
+	let good = 0; // s[at:at+good] is copies of the unit
+	let step = p;
+	for (; same(at + good, step); step *= 2) good += step;
+	for (step /= 2; step >= p; step /= 2) if (same(at + good, step)) good += step;
+	return good / p;
 }
 
 function isToolCall(body: string, nlOnly: boolean): boolean {
