@@ -6,9 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// This file is robust's scanner: lines, tags and the regions they make. robust_policy.go
-// holds the policy (blocks, choice, trimming). Every scan is linear: each byte is looked at
-// a bounded number of times, counted in scan.steps for the linearity tests.
+// This file is robust's scanner: the lines, tags and fence lines of a text, found in one
+// pass over it. The policy reads them: one file per rule of docs/robust.md
+// (robust_rule_*.go, each headed by the rule as docs/robust.md states it). Every scan is
+// linear: each byte is looked at a bounded number of times, counted in scan.steps for the
+// linearity tests.
 
 type tagKind uint8
 
@@ -50,16 +52,6 @@ func (t tag) is(f tagFlags) bool { return t.flags&f != 0 }
 
 // analysisLike reports a tag that opens or closes an analysis block (analysis, think).
 func (t tag) analysisLike() bool { return t.name == nameAnalysis || t.name == nameThink }
-
-// structural reports whether a tag is structure rather than a mention in prose (rule
-// "Tags"): at the start of a line, right after a closing tag, or for a closer at the end of
-// a line; never inside `inline code`.
-func (t tag) structural() bool {
-	if t.is(inCode) {
-		return false
-	}
-	return t.is(atLineStart) || t.is(afterCloser) || t.kind == closer && t.is(atLineEnd)
-}
 
 // fenceLine is a line whose first non-blank characters are ``` or ~~~.
 type fenceLine struct {
@@ -522,78 +514,7 @@ func (sc *scan) indexByteIn(from, end int, c byte) int {
 	return from + k
 }
 
-// tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
-// misspelled by one letter.
-func tagNameOf(s string) (tagName, bool) {
-	switch s { // the names as the prompt spells them, without folding
-	case "summary":
-		return nameSummary, true
-	case "analysis":
-		return nameAnalysis, true
-	}
-	if len(s) < 5 || len(s) > 8 {
-		return 0, false
-	}
-	var buf [8]byte
-	for i := 0; i < len(s); i++ {
-		buf[i] = s[i] | 0x20 // s holds ASCII letters only
-	}
-	switch string(buf[:len(s)]) {
-	case "summary":
-		return nameSummary, true
-	case "analysis":
-		return nameAnalysis, true
-	case "example":
-		return nameExample, true
-	case "think", "thinking":
-		return nameThink, true
-	}
-	if summaryMisspelling(string(buf[:len(s)])) {
-		return nameSummary, true
-	}
-	return 0, false
-}
-
-// summaryMisspelling reports a tag name one edit away from "summary" that keeps its first
-// two letters (sumary, summery, summmary), as small models write it. "summaries" and other
-// words are two or more edits away.
-func summaryMisspelling(name string) bool {
-	const want = "summary"
-	if len(name) < len(want)-1 || len(name) > len(want)+1 || name == want || !strings.HasPrefix(name, "su") {
-		return false
-	}
-	return editDistanceAtMostOne(name, want)
-}
-
-func editDistanceAtMostOne(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	if len(a) == len(b) {
-		return a[i+1:] == b[i+1:]
-	}
-	return a[i:] == b[i+1:]
-}
-
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
-// invisible reports characters that may stand before a tag without making it a mention.
-func invisible(r rune) bool {
-	return IsJSSpace(r) || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\u180e' || r == '\u0085'
-}
-
-func onlyInvisible(s string) bool {
-	for _, r := range s {
-		if !invisible(r) {
-			return false
-		}
-	}
-	return true
-}
 
 // scanFences finds the fence lines from the line start from on: one search per fence
 // string, a line skipped once it holds a hit.
@@ -672,156 +593,18 @@ func (sc *scan) firstJS(start, end int) int {
 	return i
 }
 
-// region is a span of the text to skip: an analysis or think block, or an example wrapper.
-type region struct{ start, end int }
-
-// regions returns the analysis and think blocks and the example wrappers, in text order
-// (rules "Analysis" and "Echoed templates").
-func (sc *scan) regions() (analysis []region, examples []region) {
-	if sc.regionOpeners == 0 && sc.shortcuts && !sc.orphanCloser() {
-		return nil, nil // every region starts at an analysis, think or example opener or an orphan closer
+// lineBounds returns sc.lineEnd(start) and the sc.nextLine of it; for a scan.simple text
+// with one search and no calls, as the marker scan asks it for every line.
+func (sc *scan) lineBounds(start int) (end, next int) {
+	if !sc.simple {
+		end = sc.lineEnd(start)
+		return end, sc.nextLine(end)
 	}
-	tags := sc.tags
-	n := len(tags)
-	// For each tag index, the next structural analysis closer, the next analysis closer of
-	// any kind, the next structural summary opener, the next example closer and the next
-	// structural summary closer at or after it (n for none): one backward pass, so the scan
-	// stays linear.
-	next := make([]int32, 5*(n+1))
-	nextStruct, nextAny, nextSummary, nextExample, nextSumClose := next[:n+1], next[n+1:2*(n+1)], next[2*(n+1):3*(n+1)], next[3*(n+1):4*(n+1)], next[4*(n+1):]
-	nextStruct[n], nextAny[n], nextSummary[n], nextExample[n], nextSumClose[n] = int32(n), int32(n), int32(n), int32(n), int32(n)
-	for j := n - 1; j >= 0; j-- {
-		nextStruct[j], nextAny[j], nextSummary[j], nextExample[j], nextSumClose[j] = nextStruct[j+1], nextAny[j+1], nextSummary[j+1], nextExample[j+1], nextSumClose[j+1]
-		u := tags[j]
-		if u.kind == closer && u.name == nameSummary && u.structural() {
-			nextSumClose[j] = int32(j)
-		}
-		switch {
-		case u.kind == closer && u.analysisLike():
-			nextAny[j] = int32(j)
-			if u.structural() {
-				nextStruct[j] = int32(j)
-			}
-		case u.kind == opener && u.name == nameSummary && u.structural():
-			nextSummary[j] = int32(j)
-		case u.kind == closer && u.name == nameExample:
-			nextExample[j] = int32(j)
-		}
+	k := strings.IndexByte(sc.text[start:], '\n')
+	if k < 0 {
+		sc.steps += len(sc.text) - start
+		return len(sc.text), -1
 	}
-	sc.steps += n
-	regionEnd := 0       // the end of the last analysis block
-	summarySeen := false // a structural summary opener outside analysis came before
-	for i := 0; i < n; i++ {
-		if len(analysis) > 0 {
-			regionEnd = analysis[len(analysis)-1].end
-		}
-		t := tags[i]
-		if t.kind == opener && t.name == nameSummary && t.structural() {
-			summarySeen = true
-		}
-		if t.kind == closer && t.analysisLike() && t.structural() && !summarySeen {
-			// An orphan closer: what came before it, back to the last analysis block, is
-			// analysis whose opener was lost.
-			analysis = append(analysis, region{regionEnd, int(t.end)})
-			continue
-		}
-		if t.kind != opener {
-			continue
-		}
-		if !t.structural() {
-			// A mid-line analysis opener, even in `code`, opens a block when its closer is the
-			// next tag: a closed block with nothing tag-like inside, which is never returned.
-			if t.analysisLike() && i+1 < n && tags[i+1].kind == closer && tags[i+1].analysisLike() {
-				analysis = append(analysis, region{int(t.start), int(tags[i+1].end)})
-				i++
-			}
-			continue
-		}
-		switch t.name {
-		case nameAnalysis, nameThink:
-			if j := int(nextStruct[i+1]); j < n {
-				if k := int(nextSummary[i+1]); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
-					sc.onlyInvisible(int(tags[j-1].end), int(tags[j].start)) {
-					// The analysis was closed only after the summary: it ends at the summary.
-					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
-					i = k - 1
-					continue
-				}
-				if k := int(nextSummary[i+1]); k < j && int(nextSumClose[k]) > j && tags[k].is(atLineStart) && tags[k].is(atLineEnd) {
-					// A summary opener alone on its line, and no summary closer before the
-					// analysis closer: the analysis was left open and the summary closed with
-					// </analysis>. (An opener followed by prose on its line is prose about it.)
-					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
-					i = k - 1
-					continue
-				}
-				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
-				i = j
-			} else if j := int(nextAny[i+1]); j < n {
-				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
-				i = j
-			} else if j := int(nextSumClose[i+1]); j < int(nextSummary[i+1]) {
-				// Closed by a summary closer before any summary opener: the wrong closer.
-				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
-				i = j
-			} else if j := int(nextSummary[i+1]); j < n {
-				analysis = append(analysis, region{int(t.start), int(tags[j].start)})
-				i = j - 1
-			} else {
-				analysis = append(analysis, region{int(t.start), len(sc.text)})
-				sc.openAnalysis = true
-				i = n
-			}
-		case nameExample:
-			if j := int(nextExample[i+1]); j < n {
-				examples = append(examples, region{int(t.start), int(tags[j].end)})
-			}
-		}
-	}
-	sc.mark(analysis, inAnalysis)
-	sc.mark(examples, inExample)
-	return analysis, examples
-}
-
-// mark sets flag f on every tag that starts inside one of rs (sorted, disjoint), so that
-// the policy asks a tag rather than searching the regions for it.
-func (sc *scan) mark(rs []region, f tagFlags) {
-	k := 0
-	for i := range sc.tags {
-		if k == len(rs) {
-			break
-		}
-		pos := int(sc.tags[i].start)
-		for k < len(rs) && rs[k].end <= pos {
-			k++
-		}
-		if k < len(rs) && rs[k].start <= pos {
-			sc.tags[i].flags |= f
-		}
-	}
-	sc.steps += len(sc.tags)
-}
-
-// inRegions reports whether pos falls in one of rs, which are sorted and disjoint.
-func inRegions(rs []region, pos int) bool {
-	if len(rs) == 0 {
-		return false
-	}
-	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > pos })
-	return i < len(rs) && rs[i].start <= pos
-}
-
-// orphanCloser reports a structural analysis or think closer before any structural summary
-// opener: regions makes the text before it an analysis block.
-func (sc *scan) orphanCloser() bool {
-	for _, t := range sc.tags {
-		sc.steps++
-		switch {
-		case t.kind == opener && t.name == nameSummary && t.structural():
-			return false
-		case t.kind == closer && t.analysisLike() && t.structural():
-			return true
-		}
-	}
-	return false
+	sc.steps += k
+	return start + k, start + k + 1
 }

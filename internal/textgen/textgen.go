@@ -211,6 +211,15 @@ func Families(size int) []BenchInput {
 		{"unclosed-with-text", repeat("<summary>\n1. Primary Request and Intent:\n")},
 		{"mentions", mentions(size, "</summary>\n")},
 		{"mentions-unclosed", mentions(size, "")},
+		// A '<' that starts no tag, alone on each line or as a line of them; a fence left open
+		// before a loop of openers; the mentions answer with each line terminator robust
+		// reads besides "\n" (U+0085 ends lines only in a text with no "\n" or "\r").
+		{"bare-lt-lines", repeat("<\n")},
+		{"lt-line", oneLine("<", "\n")},
+		{"unclosed-fence-openers", "```\n" + repeat("<summary>\n")},
+		{"mentions-crlf", strings.ReplaceAll(mentions(size, "</summary>\n"), "\n", "\r\n")},
+		{"mentions-nel", strings.ReplaceAll(mentions(size, "</summary>\n"), "\n", "\u0085")},
+		{"mentions-ls", strings.ReplaceAll(mentions(size, "</summary>\n"), "\n", "\u2028")},
 	}
 }
 

@@ -1,0 +1,252 @@
+package compact
+
+import (
+	"sort"
+	"strings"
+)
+
+// Rule "Analysis" of docs/robust.md, as it states it: an analysis (or think) block runs from its
+// opener to the first closer that names analysis, think or thinking (a model that closes
+// `<analysis>` with `</think>` still closed it). It ends earlier, at the summary opener, in two
+// cases: a closer written right after the summary's closer (`</summary></analysis>`), and a
+// summary opener alone on its line with no summary closer before the analysis closer (the analysis
+// was left open and the summary closed with `</analysis>`). Unclosed, it runs to a summary closer
+// that comes before any summary opener (the analysis closed with the wrong closer), else to the
+// next summary opener, else to the end. An analysis closer with no opener, before any summary
+// opener (an orphan), makes the text before it, back to the last analysis block, analysis. A
+// mid-line opener followed directly by its closer is a closed block too. Nothing inside an
+// analysis block is ever returned, except where a summary quotes one in a fenced code block.
+//
+// This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
+
+// region is a span of the text to skip: an analysis or think block, or an example wrapper.
+type region struct{ start, end int }
+
+// regions returns the analysis and think blocks and the example wrappers, in text order
+// (rules "Analysis" and "Echoed templates").
+func (sc *scan) regions() (analysis []region, examples []region) {
+	if sc.regionOpeners == 0 && sc.shortcuts && !sc.orphanCloser() {
+		return nil, nil // every region starts at an analysis, think or example opener or an orphan closer
+	}
+	tags := sc.tags
+	n := len(tags)
+	// For each tag index, the next structural analysis closer, the next analysis closer of
+	// any kind, the next structural summary opener, the next example closer and the next
+	// structural summary closer at or after it (n for none): one backward pass, so the scan
+	// stays linear.
+	next := make([]int32, 5*(n+1))
+	nextStruct, nextAny, nextSummary, nextExample, nextSumClose := next[:n+1], next[n+1:2*(n+1)], next[2*(n+1):3*(n+1)], next[3*(n+1):4*(n+1)], next[4*(n+1):]
+	nextStruct[n], nextAny[n], nextSummary[n], nextExample[n], nextSumClose[n] = int32(n), int32(n), int32(n), int32(n), int32(n)
+	for j := n - 1; j >= 0; j-- {
+		nextStruct[j], nextAny[j], nextSummary[j], nextExample[j], nextSumClose[j] = nextStruct[j+1], nextAny[j+1], nextSummary[j+1], nextExample[j+1], nextSumClose[j+1]
+		u := tags[j]
+		if u.kind == closer && u.name == nameSummary && u.structural() {
+			nextSumClose[j] = int32(j)
+		}
+		switch {
+		case u.kind == closer && u.analysisLike():
+			nextAny[j] = int32(j)
+			if u.structural() {
+				nextStruct[j] = int32(j)
+			}
+		case u.kind == opener && u.name == nameSummary && u.structural():
+			nextSummary[j] = int32(j)
+		case u.kind == closer && u.name == nameExample:
+			nextExample[j] = int32(j)
+		}
+	}
+	sc.steps += n
+	regionEnd := 0       // the end of the last analysis block
+	summarySeen := false // a structural summary opener outside analysis came before
+	for i := 0; i < n; i++ {
+		if len(analysis) > 0 {
+			regionEnd = analysis[len(analysis)-1].end
+		}
+		t := tags[i]
+		if t.kind == opener && t.name == nameSummary && t.structural() {
+			summarySeen = true
+		}
+		if t.kind == closer && t.analysisLike() && t.structural() && !summarySeen {
+			// An orphan closer: what came before it, back to the last analysis block, is
+			// analysis whose opener was lost.
+			analysis = append(analysis, region{regionEnd, int(t.end)})
+			continue
+		}
+		if t.kind != opener {
+			continue
+		}
+		if !t.structural() {
+			// A mid-line analysis opener, even in `code`, opens a block when its closer is the
+			// next tag: a closed block with nothing tag-like inside, which is never returned.
+			if t.analysisLike() && i+1 < n && tags[i+1].kind == closer && tags[i+1].analysisLike() {
+				analysis = append(analysis, region{int(t.start), int(tags[i+1].end)})
+				i++
+			}
+			continue
+		}
+		switch t.name {
+		case nameAnalysis, nameThink:
+			if j := int(nextStruct[i+1]); j < n {
+				if k := int(nextSummary[i+1]); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
+					sc.onlyInvisible(int(tags[j-1].end), int(tags[j].start)) {
+					// The analysis was closed only after the summary: it ends at the summary.
+					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
+					i = k - 1
+					continue
+				}
+				if k := int(nextSummary[i+1]); k < j && int(nextSumClose[k]) > j && tags[k].is(atLineStart) && tags[k].is(atLineEnd) {
+					// A summary opener alone on its line, and no summary closer before the
+					// analysis closer: the analysis was left open and the summary closed with
+					// </analysis>. (An opener followed by prose on its line is prose about it.)
+					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
+					i = k - 1
+					continue
+				}
+				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
+				i = j
+			} else if j := int(nextAny[i+1]); j < n {
+				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
+				i = j
+			} else if j := int(nextSumClose[i+1]); j < int(nextSummary[i+1]) {
+				// Closed by a summary closer before any summary opener: the wrong closer.
+				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
+				i = j
+			} else if j := int(nextSummary[i+1]); j < n {
+				analysis = append(analysis, region{int(t.start), int(tags[j].start)})
+				i = j - 1
+			} else {
+				analysis = append(analysis, region{int(t.start), len(sc.text)})
+				sc.openAnalysis = true
+				i = n
+			}
+		case nameExample:
+			if j := int(nextExample[i+1]); j < n {
+				examples = append(examples, region{int(t.start), int(tags[j].end)})
+			}
+		}
+	}
+	sc.mark(analysis, inAnalysis)
+	sc.mark(examples, inExample)
+	return analysis, examples
+}
+
+// mark sets flag f on every tag that starts inside one of rs (sorted, disjoint), so that
+// the policy asks a tag rather than searching the regions for it.
+func (sc *scan) mark(rs []region, f tagFlags) {
+	k := 0
+	for i := range sc.tags {
+		if k == len(rs) {
+			break
+		}
+		pos := int(sc.tags[i].start)
+		for k < len(rs) && rs[k].end <= pos {
+			k++
+		}
+		if k < len(rs) && rs[k].start <= pos {
+			sc.tags[i].flags |= f
+		}
+	}
+	sc.steps += len(sc.tags)
+}
+
+// inRegions reports whether pos falls in one of rs, which are sorted and disjoint.
+func inRegions(rs []region, pos int) bool {
+	if len(rs) == 0 {
+		return false
+	}
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > pos })
+	return i < len(rs) && rs[i].start <= pos
+}
+
+// orphanCloser reports a structural analysis or think closer before any structural summary
+// opener: regions makes the text before it an analysis block.
+func (sc *scan) orphanCloser() bool {
+	for _, t := range sc.tags {
+		sc.steps++
+		switch {
+		case t.kind == opener && t.name == nameSummary && t.structural():
+			return false
+		case t.kind == closer && t.analysisLike() && t.structural():
+			return true
+		}
+	}
+	return false
+}
+
+// removeNestedAnalysis drops an <analysis>...</analysis> block that opens the body (rule
+// "Analysis").
+func removeNestedAnalysis(body string) string {
+	if !hasPrefixFold(body, "<analysis>") {
+		return body
+	}
+	end := indexFold(body, "</analysis>", 0)
+	if end < 0 {
+		return body
+	}
+	return TrimJS(body[end+len("</analysis>"):])
+}
+
+// cutRegions returns text[from:to] without the parts that fall in rs (sorted, disjoint),
+// keeping those that start inside one of code: an analysis block quoted in a fenced code
+// block of a summary is part of the summary. Only the regions within from:to are visited.
+func (sc *scan) cutRegions(from, to int, rs, code []region) string {
+	text := sc.text
+	i := sc.firstRegionAfter(rs, from)
+	// The kept parts: the first one as bounds, a copy only once a second one comes (the
+	// common block holds one part, which is returned without copying).
+	var b strings.Builder
+	first, firstEnd := -1, -1
+	keep := func(a, z int) {
+		switch {
+		case a >= z:
+		case first < 0:
+			first, firstEnd = a, z
+		default:
+			if b.Len() == 0 {
+				b.Grow(to - first)
+				b.WriteString(text[first:firstEnd])
+			}
+			b.WriteString(text[a:z])
+		}
+	}
+	cut := false
+	for ; i < len(rs) && rs[i].start < to; i++ {
+		sc.steps++
+		if len(code) > 0 && inRegions(code, rs[i].start) {
+			continue
+		}
+		cut = true
+		keep(from, rs[i].start)
+		from = max(from, rs[i].end)
+	}
+	if !cut {
+		return text[from:to]
+	}
+	keep(from, to)
+	switch {
+	case b.Len() > 0:
+		return b.String()
+	case first < 0:
+		return ""
+	}
+	return text[first:firstEnd]
+}
+
+// firstRegionAfter returns the index of the first of rs (sorted, disjoint) that ends after
+// pos. The blocks ask in text order, so it looks on from the last answer first and
+// searches only when that is far or behind.
+func (sc *scan) firstRegionAfter(rs []region, pos int) int {
+	i := sc.regionHint
+	if i > len(rs) || i > 0 && rs[i-1].end > pos {
+		i = 0
+	}
+	for n := 0; i < len(rs) && rs[i].end <= pos; n++ {
+		if n == 8 {
+			i += sort.Search(len(rs)-i, func(k int) bool { return rs[i+k].end > pos })
+			break
+		}
+		i++
+	}
+	sc.regionHint = i
+	return i
+}

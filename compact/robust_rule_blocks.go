@@ -1,0 +1,275 @@
+package compact
+
+import "strings"
+
+// Rule "Blocks" of docs/robust.md, as it states it: a summary block runs from its opener to the
+// first closer after it that is not inside a fenced code block opened in the body, not part of an
+// HTML element in the body (a `<summary>...</summary>` pair on a line of its own, or a `<summary>`
+// right after `<details>`) and not a pair the summary quotes on its own line. A body whose code
+// fence swallows every closer ends at the first one; a body with no summary closer but an
+// `</analysis>` line after it ends there (a wrong closer); at most eight blocks may end at such a
+// fallback. A new opener before any closer ends the block there, unclosed (a retry or a loop).
+//
+// This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
+
+// blocks finds the summary blocks outside analysis blocks, in text order, and returns the
+// best one that is not degenerate (ok) and whether there was any block at all (seen). Where
+// inline is set, a summary opener after prose on its line starts a block too (rule "Tags",
+// tried when no block has content otherwise).
+func (sc *scan) blocks(analysis []region, inline bool) (best candidate, ok, seen bool) {
+	tags := sc.tags
+	fallbacks := maxFallbacks // each block ending at a fallback closer has scanned to the end: bounded work
+	sc.fenceCursor = 0
+	sc.wrongCursor = -1
+	for i := 0; i < len(tags); i++ {
+		t := tags[i]
+		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && (!inline || sc.htmlOnLine(t)) || t.is(inAnalysis) {
+			continue
+		}
+		if sc.emptyBefore(i) {
+			seen = true // an empty block ended by the next opener: the loop of a stuck model
+			continue
+		}
+		end, closed, next, byFallback := sc.blockEnd(i, fallbacks > 0)
+		if byFallback {
+			fallbacks--
+		}
+		c := sc.candidate(t, end.pos, closed, analysis, end.code)
+		c.degenerate = c.degenerate || t.is(inExample) && isTemplate(c.body)
+		sc.code = end.code[:0]
+		seen = true
+		if !c.degenerate && (!ok || c.beats(best)) {
+			best, ok = c, true
+		}
+		i = next
+	}
+	return best, ok, seen
+}
+
+// emptyBefore reports whether the block opened by tags[i] is empty and ends, unclosed, at
+// the next tag: a structural summary opener on a later line, after nothing but blanks, that
+// is no HTML element (blockEnd's answer for it, found without its setup).
+func (sc *scan) emptyBefore(i int) bool {
+	tags := sc.tags
+	if i+1 >= len(tags) {
+		return false
+	}
+	t, u := tags[i], tags[i+1]
+	if u.name != nameSummary || u.kind != opener || !u.structural() || u.line == t.line || int(u.start)-int(t.end) > 16 {
+		return false
+	}
+	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
+		return false // <summary>Title</summary>: an HTML element inside the body
+	}
+	if between := sc.text[t.end:u.start]; !asciiBlank(between) && trimRobust(between, sc.nel) != "" || sc.details && sc.afterDetails(u) {
+		return false
+	}
+	sc.steps++
+	return true
+}
+
+// asciiBlank reports whether s holds only ASCII JavaScript whitespace, which trimRobust
+// removes whole: the common gap between two openers of a loop, checked without TrimFunc.
+func asciiBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// maxFallbacks is how many blocks of one answer may end at a fallback closer (a wrong closer
+// or a fenced one). Finding one scans to the end of the text, so an unbounded number would
+// make a loop of such blocks quadratic; retries in real answers stay well under it.
+const maxFallbacks = 8
+
+// blockBound is where a block ends, with the fenced code blocks of its body.
+type blockBound struct {
+	pos  int
+	code []region
+}
+
+// blockEnd returns where the block opened by tags[i] ends (rule "Blocks"): at the first
+// closer after it that is not inside a fenced code block opened in the body and not part of
+// an HTML element or a quoted pair in the body; at a new opener (unclosed); else at a wrong
+// closer or the first fenced closer (byFallback, where fallbacks allows); else at the end.
+// next is the index of the last tag the block used.
+func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next int, byFallback bool) {
+	tags := sc.tags
+	t := tags[i]
+	b.pos, next = len(sc.text), len(tags)
+	b.code = sc.code[:0] // reused: a block's code regions are needed only while it is built
+	fence := false
+	for sc.fenceCursor < len(sc.fences) && sc.fences[sc.fenceCursor].start <= t.line {
+		sc.fenceCursor++ // openers come in text order: one pass over the fences for every block
+	}
+	fi := sc.fenceCursor
+	if sc.shortcuts && fi == len(sc.fences) && !sc.enderAfter(i) {
+		// Nothing after the opener can end the block and no fence line can change what
+		// the loop below would see: it would read every tag to the end for the first
+		// wrong closer. Found with a cursor instead, so that a loop of such blocks (each a
+		// fallback) is read once, not once per block.
+		if w := sc.nextWrongCloser(i + 1); fallbacks && w < len(tags) && !tags[w].is(inAnalysis) {
+			b.pos = int(tags[w].start)
+			return b, true, w, true
+		}
+		return b, false, next, false
+	}
+	fenced := -1               // the first structural closer skipped as inside a fence
+	wrongCloser := -1          // the first </analysis> closing the block instead of </summary>
+	html := 0                  // open HTML <summary> elements inside <details>
+	outer := sc.fenceBefore(t) // the fence character of a fence wrapping the block, or 0
+	var open byte              // the fence character of the open code block
+	for j := i + 1; j < len(tags); j++ {
+		u := tags[j]
+		sc.steps++
+		for ; fi < len(sc.fences) && sc.fences[fi].start <= u.line; fi++ {
+			f := sc.fences[fi]
+			switch {
+			case outer != 0 && !fence && f.char == outer && sc.bareFence(f):
+				outer = 0 // closes the fence opened just before the opener (a line with an info string opens one)
+			case !fence:
+				fence, open = true, f.char
+				b.code = append(b.code, region{int(f.start), len(sc.text)})
+			case f.char == open: // models reopen with an info string where they mean to close
+				fence = false
+				b.code[len(b.code)-1].end = int(f.end)
+			}
+		}
+		if u.name == nameSummary && u.is(inAnalysis) {
+			continue
+		}
+		if u.name == nameAnalysis && u.kind == closer && u.structural() && !fence && wrongCloser < 0 {
+			wrongCloser = j // a candidate closer if no summary closer follows
+		}
+		if u.name != nameSummary || u.is(inCode) {
+			continue
+		}
+		if fence {
+			if fenced < 0 && u.kind == closer && u.structural() {
+				fenced = j
+			}
+			continue
+		}
+		if u.kind == opener && (u.line != t.line || !u.structural()) && j+1 < len(tags) && tags[j+1].name == nameSummary &&
+			tags[j+1].kind == closer && tags[j+1].line == u.line {
+			// An inline <summary>Title</summary> element inside the body (HTML <details>), or a
+			// pair the summary quotes.
+			j++
+			continue
+		}
+		if u.kind == opener && u.structural() && sc.afterDetails(u) {
+			html++ // <details> then <summary> on its own line: an HTML element in the body
+			continue
+		}
+		if u.kind == closer && html > 0 {
+			html--
+			continue
+		}
+		if u.kind == opener && u.structural() {
+			b.pos, next = int(u.start), j-1
+			return b, false, next, false
+		}
+		if u.kind == closer && (u.structural() || u.line == t.line) {
+			b.pos, next = int(u.start), j
+			return b, true, next, false
+		}
+	}
+	if fallbacks && wrongCloser >= 0 && !tags[wrongCloser].is(inAnalysis) {
+		// The model closed its summary with </analysis>.
+		b.pos = int(tags[wrongCloser].start)
+		return b, true, wrongCloser, true
+	}
+	if fallbacks && fenced >= 0 {
+		// The body opened a code fence that it never closed before </summary>.
+		b.pos = int(tags[fenced].start)
+		return b, true, fenced, true
+	}
+	return b, false, next, false
+}
+
+// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop: a
+// summary closer, or a structural summary opener that is no HTML element, outside analysis
+// blocks and code spans. The last such tag is found once, from the end.
+func (sc *scan) enderAfter(i int) bool {
+	if !sc.enderKnown {
+		sc.enderKnown, sc.lastEnder = true, -1
+		for j := len(sc.tags) - 1; j >= 0; j-- {
+			sc.steps++
+			u := sc.tags[j]
+			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
+				continue
+			}
+			if u.kind == closer || u.structural() && !(sc.details && sc.afterDetails(u)) {
+				sc.lastEnder = j
+				break
+			}
+		}
+	}
+	return sc.lastEnder > i
+}
+
+// nextWrongCloser returns the index of the first structural </analysis> at or after index
+// from (len(tags) for none), blockEnd's wrong closer where no fence intervenes. The blocks
+// ask in text order, so a cursor moves forward once over the tags.
+func (sc *scan) nextWrongCloser(from int) int {
+	if sc.wrongCursor < from {
+		sc.wrongCursor = from
+		for sc.wrongCursor < len(sc.tags) {
+			u := sc.tags[sc.wrongCursor]
+			if u.name == nameAnalysis && u.kind == closer && u.structural() {
+				break
+			}
+			sc.steps++
+			sc.wrongCursor++
+		}
+	}
+	return sc.wrongCursor
+}
+
+// afterDetails reports whether the last non-blank line before tag t's line (or t's own
+// line, before t) opens an HTML <details> element.
+func (sc *scan) afterDetails(t tag) bool {
+	if !sc.details {
+		return false
+	}
+	before := TrimJS(sc.text[t.line:t.start])
+	l := int(t.line)
+	for n := 0; before == "" && n < 3; n++ {
+		if l = sc.prevLine(l); l < 0 {
+			break
+		}
+		before = TrimJS(sc.text[l:sc.lineEnd(l)])
+	}
+	return hasPrefixFold(before, "<details") && strings.HasSuffix(before, ">")
+}
+
+// candidate builds the block from opener t to end, leaving out analysis blocks inside it
+// except those quoted in its fenced code (rules "Analysis", "Truncation", "Fences", "Trim").
+func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) candidate {
+	if raw := sc.text[t.end:end]; len(raw) <= 16 && trimRobust(raw, sc.nel) == "" {
+		return candidate{closed: closed, start: int(t.start), degenerate: true} // the common empty block of a loop
+	}
+	body := sc.cutRegions(int(t.end), end, analysis, code)
+	if sc.shortcuts && (asciiBlank(body) || !hasContentIn(body, sc.onlyLF)) {
+		// What is left of a loop's block. The trims below only take a partial closer, blanks
+		// and a leading analysis block from the ends, and no line without content gains any
+		// by that, so the block would be degenerate anyway; its sections are never compared.
+		return candidate{closed: closed, start: int(t.start), degenerate: true}
+	}
+	if !closed {
+		body = trimPartialCloser(body)
+	}
+	body = trimRobust(body, sc.nel)
+	body = stripWrapperFence(body)
+	body = removeNestedAnalysis(body)
+	body = trimTagLines(body, sc.nel)
+	sc.steps += len(body)
+	c := candidate{body: body, closed: closed, start: int(t.start)}
+	c.sections = sectionCount(body)
+	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)
+	return c
+}

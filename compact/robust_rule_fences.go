@@ -1,0 +1,76 @@
+package compact
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Rule "Fences" of docs/robust.md, as it states it: a fence line right after the opener and right
+// before the closer is a wrapper and is dropped; a fence opened on the line before the opener is
+// closed by the first bare fence line (no info string) of the same character in the body; fences
+// around the whole answer are outside the tags anyway.
+//
+// This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
+
+// fenceBefore returns the fence character (` or ~) when the last non-blank line before tag
+// t's line, at most three lines up, is a fence line: the block is wrapped in a fence, and
+// the first fence line of the same character in its body closes that one (rule "Fences").
+// It returns 0 otherwise.
+func (sc *scan) fenceBefore(t tag) byte {
+	if len(sc.fences) == 0 || !t.is(atLineStart) || TrimJS(sc.text[t.line:t.start]) != "" {
+		return 0
+	}
+	l := int(t.line)
+	for n := 0; n < 3; n++ {
+		if l = sc.prevLine(l); l < 0 {
+			return 0
+		}
+		if line := TrimJS(sc.text[l:sc.lineEnd(l)]); line != "" {
+			return fenceOf(line).char
+		}
+	}
+	return 0
+}
+
+// bareFence reports a fence line without an info string: "```", not "```yaml".
+func (sc *scan) bareFence(f fenceLine) bool {
+	l := strings.TrimRight(TrimJS(sc.text[f.start:f.end]), string(f.char))
+	return l == ""
+}
+
+// stripWrapperFence drops a fence line that opens the body and the one that closes it
+// (rule "Fences").
+//
+// A body that opens with a visible ASCII character other than '`' and '~' opens with no
+// fence line: it is returned without looking for the end of its first line.
+func stripWrapperFence(body string) string {
+	if len(body) > 0 && body[0] < utf8.RuneSelf && !asciiSpace(body[0]) && body[0] != '`' && body[0] != '~' {
+		return body
+	}
+	first, rest, ok := strings.Cut(body, "\n")
+	if !ok || !isFenceLine(first) {
+		return body
+	}
+	i := strings.LastIndexByte(strings.TrimRight(rest, " \t\r\n"), '\n')
+	last := TrimJS(rest[i+1:])
+	if !isFenceLine(last) || countUpTo(rest, "```", 2) > 1 {
+		return body
+	}
+	return TrimJS(rest[:max(i, 0)])
+}
+
+func isFenceLine(line string) bool { return fenceOf(line).char != 0 }
+
+// fence is a code fence line: its character, 0 for a line that is no fence.
+type fence struct{ char byte }
+
+func fenceOf(line string) fence {
+	l := TrimJS(line)
+	switch {
+	case strings.HasPrefix(l, "```"):
+		return fence{'`'}
+	case strings.HasPrefix(l, "~~~"):
+		return fence{'~'}
+	}
+	return fence{}
+}

@@ -1,0 +1,356 @@
+package compact
+
+import (
+	"sort"
+	"strings"
+)
+
+// Rule "No tags" of docs/robust.md, as it states it: an orphan `</summary>` (a structural closer
+// that closes no block) ends a summary that starts after the last structural tag or analysis block
+// before it and has content (right after an analysis block, any; else at least three numbered
+// sections); `[summary]...[/summary]` brackets hold one; a line holding only a Summary heading or
+// label (`## Summary`, `**Summary:**`, `Summary:`) followed by at least three numbered sections
+// marks the start of one, which runs to the end (PathMarker). An answer with no summary block at
+// all and no marker returns its text minus analysis blocks, up to an orphan `</summary>`
+// (PathUntagged). It is no summary when only tags, headings, fences and labels remain, when the
+// analysis runs unclosed to the end, or when the text is a tool call printed as text or a refusal.
+//
+// This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
+
+// marker finds a summary without an opening tag (rule "No tags"): before an orphan
+// </summary> line (from the end of the analysis; a closer after a structural opener closes
+// that block, which blocks judged), after [summary] (up to [/summary]), or
+// after a line that holds only a Summary heading or label, outside analysis blocks. A marker
+// whose body fails makes every later marker of its kind with the same end fail too (their
+// bodies are parts of its body), so each is tried once.
+func (sc *scan) marker(analysis []region) (string, bool) {
+	text := sc.text
+	if body, ok := sc.beforeOrphan(analysis); ok {
+		return body, true
+	}
+	lastAnalysis := -1
+	if len(analysis) > 0 {
+		lastAnalysis = analysis[len(analysis)-1].start
+	}
+	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
+	var headingTried [2]bool       // a heading before the last analysis block, one after it
+	tags, ti := sc.tags, 0         // ti: the first tag at or after start, where a line opens with '<'
+	for start := 0; start >= 0; {
+		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
+			// Only a [summary] line can still be a marker: go to the next line with a '['.
+			k := strings.IndexByte(text[start:], '[')
+			if k < 0 {
+				sc.steps += len(text) - start
+				break
+			}
+			sc.steps += k
+			start = sc.lineStartAfter(start+k, start)
+		}
+		// A line that opens with a tag is no marker line (markerStart('<') is false), and one
+		// whose tag is followed by "\n" ends there: a tag never spans a line end. A loop of
+		// tag lines is passed without searching for its line ends.
+		if start < len(text) && text[start] == '<' {
+			for ti < len(tags) && int(tags[ti].start) < start {
+				ti++ // each tag is passed once over the scan
+			}
+			if ti < len(tags) && int(tags[ti].start) == start {
+				if e := int(tags[ti].end); e < len(text) && text[e] == '\n' {
+					sc.steps += e + 1 - start
+					start = e + 1
+					continue
+				}
+			}
+		}
+		end, next := sc.lineBounds(start)
+		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
+			start = next // a marker line starts with a blank, '[', a heading mark or S
+			continue
+		}
+		l := TrimJS(text[start:end])
+		if equalFold(l, "[summary]") {
+			if closeAt < end {
+				closeAt = indexBracketCloser(text, end) // not ToLower: it can change lengths
+				if closeAt < 0 {
+					closeAt = len(text)
+				}
+				sc.steps += closeAt - end
+			}
+			if closeAt != failedClose {
+				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
+				sc.steps += len(body)
+				if hasContentIn(body, sc.onlyLF) {
+					return body, true
+				}
+				failedClose = closeAt
+			}
+			start = next
+			continue
+		}
+		after := 0
+		if lastAnalysis > start {
+			after = 1
+		}
+		if h := trimLabel(l); equalFold(h, "summary") && next >= 0 && !headingTried[after] {
+			headingTried[after] = true
+			to := len(text)
+			if after == 1 {
+				to = lastAnalysis
+			}
+			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
+			sc.steps += len(body)
+			if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
+				return body, true
+			}
+		}
+		start = next
+	}
+	return "", false
+}
+
+// beforeOrphan finds a summary before an orphan </summary> (rule "No tags"): a structural
+// closer that closes no block, outside analysis; the summary runs from the end of the last
+// structural tag or analysis block before it and has content: right after an analysis
+// block any, else at least three numbered sections.
+func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
+	text := sc.text
+	open := false // a structural opener waits for the closer of its block
+	after := 0    // the end of the last structural tag
+	for _, t := range sc.tags {
+		sc.steps++
+		if !t.structural() || t.is(inAnalysis) {
+			continue
+		}
+		prev := after
+		after = int(t.end)
+		if t.name != nameSummary {
+			continue
+		}
+		if t.kind == opener {
+			open = true
+			continue
+		}
+		if open {
+			open = false // the closer of a block, which the blocks rule judged: no orphan
+			continue
+		}
+		from, afterAnalysis := prev, false
+		if k := sort.Search(len(analysis), func(k int) bool { return analysis[k].end > int(t.start) }); k > 0 && analysis[k-1].end >= prev {
+			from, afterAnalysis = analysis[k-1].end, true
+		}
+		body := trimRobust(text[from:t.start], sc.nel)
+		sc.steps += len(body)
+		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || sectionsUpTo(body, 3) >= 3) {
+			return body, true
+		}
+	}
+	return "", false
+}
+
+// indexBracketCloser is indexFold(s, "[/summary]", from), from at most len(s). Its first
+// two characters have no case, so every match starts with "[/" as written: it goes from one
+// '/' to the next (IndexByte, vectorised; answers hold fewer '/' than '[' lines of a
+// looping [summary] marker) and compares around each, instead of comparing at every byte.
+func indexBracketCloser(s string, from int) int {
+	const closer = "[/summary]"
+	for at := from + 1; at < len(s); at++ {
+		k := strings.IndexByte(s[at:], '/')
+		if k < 0 {
+			return -1
+		}
+		at += k // a match starts at at-1
+		if len(s)-(at-1) < len(closer) {
+			return -1 // no later match fits either
+		}
+		if m := s[at-1 : at-1+len(closer)]; m[0] == '[' && m[len(m)-1] == ']' && asciiEqualFold(m, closer) {
+			return at - 1
+		}
+	}
+	return -1
+}
+
+// markerStart reports whether a line starting with byte c can be a marker line: "[summary]",
+// or a Summary label after blanks and marks (non-ASCII bytes may begin JavaScript blanks).
+func markerStart(c byte) bool {
+	switch c {
+	case '[', '#', '*', '_', ':', ' ', '\t', '\v', '\f', 's', 'S':
+		return true
+	}
+	return c >= 0x80
+}
+
+// trimLabel removes the marks around a label: "## Summary:" and "**Summary**" give "Summary".
+func trimLabel(l string) string {
+	isMark := func(c byte) bool { return c == '#' || c == '*' || c == '_' || c == ' ' || c == ':' }
+	i, j := 0, len(l)
+	for i < j && isMark(l[i]) {
+		i++
+	}
+	for j > i && isMark(l[j-1]) {
+		j--
+	}
+	return l[i:j]
+}
+
+// untagged returns the text of an answer that has no summary block and no marker, minus
+// its analysis blocks and up to an orphan </summary> (rule "No tags"). It is no summary
+// when nothing but tags, headings, fences and Summary labels remain, when an analysis block
+// runs unclosed to the end, or when the text is a tool call printed as text or a refusal.
+func (sc *scan) untagged(analysis []region) (string, bool) {
+	if sc.openAnalysis {
+		return "", false // cut off inside the analysis: the summary never came
+	}
+	end := len(sc.text)
+	for _, t := range sc.tags {
+		if t.name == nameSummary && t.kind == closer && t.structural() && !t.is(inAnalysis) {
+			end = int(t.start)
+			break
+		}
+	}
+	body := trimRobust(trimPartialCloser(sc.cutRegions(0, end, analysis, nil)), sc.nel)
+	sc.steps += len(body)
+	if !hasProse(body) || isToolCall(body) || isRefusal(body) {
+		return "", false
+	}
+	return body, true
+}
+
+// hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
+// code fence lines.
+//
+// A line's answer depends on the line alone, so a line equal to the one before it needs no
+// second look, and nor do the copies of it that follow (a loop of one line, found by
+// repeatedLines). That skip is taken where "\n" is the only terminator, as eachLine then
+// splits at "\n" alone.
+func hasProse(body string) bool {
+	// The first lines decide most bodies: each of the first eight is read as eachLine
+	// reads it when it holds no terminator but its "\n" (eachLine splits such a line
+	// alone, whatever the rest holds), before the rest is searched for other terminators.
+	start := 0
+	for n := 0; n < 8; n++ {
+		end := len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		line := body[start:end]
+		if !onlyNewlines(line) {
+			break
+		}
+		if isProseLine(line) {
+			return true
+		}
+		if end == len(body) {
+			return false
+		}
+		start = end + 1 // after a "\n": eachLine splits the rest as it splits it in body
+	}
+	return hasProseFrom(body[start:])
+}
+
+// hasProseFrom is hasProse without its look at the first lines.
+func hasProseFrom(body string) bool {
+	if !onlyNewlines(body) {
+		found := false
+		eachLine(body, func(line string) bool {
+			found = isProseLine(line)
+			return !found
+		})
+		return found
+	}
+	prev, judged := "", false
+	for start := 0; ; {
+		end := len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		line := body[start:end]
+		switch {
+		case !judged || line != prev:
+			if isProseLine(line) {
+				return true
+			}
+			prev, judged = line, true
+		case end < len(body):
+			end += repeatedLines(body, end+1, len(line)+1) * (len(line) + 1)
+		}
+		if end == len(body) {
+			return false
+		}
+		start = end + 1
+	}
+}
+
+// isProseLine is hasProse's question for one line.
+func isProseLine(line string) bool {
+	l := strings.TrimSpace(line)
+	if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
+		return false
+	}
+	// l is trimmed: tagShapedOnly is false unless it opens with '<' (asked here, as the
+	// call is not inlined).
+	return l != "" && !(l[0] == '<' && tagShapedOnly(l)) && !isHeadingOnly(l)
+}
+
+// isToolCall reports a tool call printed as text: a line that opens XML function-call
+// markup, or a JSON object naming a tool use.
+//
+// Such a line holds one of the markup prefixes at a '<' of the body, or a '{': a body with
+// neither is answered without splitting it into lines (mayHoldToolCall).
+func isToolCall(body string) bool {
+	if !mayHoldToolCall(body) {
+		return false
+	}
+	found := false
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(line)
+		for _, p := range toolCallOpeners {
+			if hasPrefixFold(l, p) {
+				found = true
+			}
+		}
+		if strings.HasPrefix(l, "{") && (strings.Contains(l, `"tool_use"`) || strings.Contains(l, `"tool_calls"`) || strings.Contains(l, `"function_call"`)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+var toolCallOpeners = [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"}
+
+// mayHoldToolCall reports whether body holds a '{', a markup prefix of toolCallOpeners
+// (any case) or more than 16 '<': false means that no line of body is a tool call. Past 16
+// '<' the line-by-line pass is left to decide, so that a line of many tags costs no more
+// than it did before this search.
+func mayHoldToolCall(body string) bool {
+	for at, n := 0, 0; ; at, n = at+1, n+1 {
+		k := strings.IndexByte(body[at:], '<')
+		if k < 0 {
+			return strings.IndexByte(body, '{') >= 0
+		}
+		if n == 16 {
+			return true
+		}
+		at += k
+		if at+1 < len(body) {
+			switch body[at+1] | 0x20 { // the letter after '<' of each prefix: f, i, t
+			case 'f', 'i', 't':
+				for _, p := range toolCallOpeners {
+					if hasPrefixFold(body[at:], p) {
+						return true
+					}
+				}
+			}
+		}
+	}
+}
+
+// isRefusal reports a text that opens by declining to summarize.
+func isRefusal(body string) bool {
+	for _, p := range [...]string{"i can't", "i can\u2019t", "i cannot", "i can not", "i'm unable", "i\u2019m unable", "i am unable",
+		"i won't", "i won\u2019t", "i will not", "i'm sorry", "i\u2019m sorry", "sorry, i"} {
+		if hasPrefixFold(body, p) {
+			return true
+		}
+	}
+	return false
+}

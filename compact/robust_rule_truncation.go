@@ -1,0 +1,166 @@
+package compact
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Rule "Truncation" of docs/robust.md, as it states it: an unclosed block runs to the end of the
+// text, minus a partial closing tag (`</summ`). A block with no content besides section headings
+// and tags (tags separated by any blanks, Unicode spaces included) is no summary.
+//
+// This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
+
+// trimPartialCloser removes a closing tag cut short at the end of an unclosed block (rule
+// "Truncation").
+//
+// Only a '<' in the last len("</summary") bytes can start one, so only they are searched
+// (LastIndexByte is not vectorised).
+func trimPartialCloser(body string) string {
+	if len(body) == 0 {
+		return body
+	}
+	// A fragment is a prefix of "</summary" or "<summary" that ends the body: its last
+	// character is one of theirs, in either case (a blank or a line end is none).
+	switch body[len(body)-1] | 0x20 {
+	case '<', '/', 's', 'u', 'm', 'a', 'r', 'y':
+	default:
+		return body
+	}
+	from := max(0, len(body)-len("</summary"))
+	k := strings.LastIndexByte(body[from:], '<')
+	if k < 0 {
+		return body
+	}
+	i := from + k
+	frag := body[i:]
+	if hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
+		return body[:i]
+	}
+	return body
+}
+
+// hasContent reports whether a body says anything besides headings, tags and blanks (rule
+// "Truncation").
+func hasContent(body string) bool { return hasContentIn(body, false) }
+
+// hasContentIn is hasContent for a body known to end its lines with "\n" alone where simple
+// is set (a part of a scan.onlyLF text), whose lines need no search for other terminators.
+func hasContentIn(body string, simple bool) bool {
+	// Line by line, as eachLine splits them, but without first looking for every kind of
+	// terminator in the whole body: the first lines decide most bodies.
+	nl := -1 // the next '\n' at or after start, or len(body)
+	for start := 0; ; {
+		if nl < start {
+			nl = len(body)
+			if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+				nl = start + k
+			}
+		}
+		end, n := nl, 0
+		if nl < len(body) {
+			n = 1
+		}
+		for i := start; i < nl && !simple; i++ {
+			if c := body[i]; c == '\r' || c == 0xc2 || c == 0xe2 {
+				if m := TerminatorLen(body, i); m > 0 {
+					end, n = i, m
+					break
+				}
+			}
+		}
+		if isContentLine(body[start:end]) {
+			return true
+		}
+		if n == 0 {
+			return false
+		}
+		start = end + n
+	}
+}
+
+// isContentLine reports a line that says something: not blank, not only tags, not a bare
+// section heading.
+func isContentLine(line string) bool {
+	l := strings.TrimSpace(line)
+	// l is trimmed: tagShapedOnly is false unless it opens with '<' (asked here, as the
+	// call is not inlined).
+	return l != "" && !(l[0] == '<' && tagShapedOnly(l)) && !isHeadingOnly(l)
+}
+
+// tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
+// broken (<summ\xb3ry>), are not content. After the first token a blank is any invisible
+// character, a Unicode space between two tags as much as an ASCII one.
+func tagShapedOnly(l string) bool {
+	prev, last := -1, -1 // the starts of the last two tokens
+	for i, n := 0, 0; ; n++ {
+		for i < len(l) {
+			c := l[i]
+			if c == ' ' || c == '\t' {
+				i++
+				continue
+			}
+			if n == 0 {
+				break
+			}
+			r, size := rune(c), 1
+			if c >= utf8.RuneSelf {
+				r, size = utf8.DecodeRuneInString(l[i:])
+			}
+			if !invisible(r) {
+				break
+			}
+			i += size
+		}
+		if i == len(l) {
+			return true
+		}
+		if n >= 2 && n&(n-1) == 0 && prev >= 0 {
+			// At the 2nd, 4th, 8th... token: the copies that follow of the last token, or of
+			// the last two, with their blanks, are tag-shaped as they are (a loop of tags is
+			// read in a few comparisons; a line of other tags pays a failed comparison for
+			// each power of two).
+			p := i - last
+			r := repeatedLines(l, i, p)
+			if r == 0 {
+				p = i - prev
+				r = repeatedLines(l, i, p)
+			}
+			if r > 0 {
+				i += r * p
+				prev, last = -1, -1
+				continue // blanks may follow the last copy
+			}
+		}
+		if l[i] != '<' {
+			return false
+		}
+		j := i + 1 // the first '<' or '>' after it, which must be '>'
+		for j < len(l) && l[j] != '<' && l[j] != '>' {
+			j++
+		}
+		if j == len(l) || l[j] != '>' {
+			return false
+		}
+		prev, last = last, i
+		i = j + 1
+	}
+}
+
+// isHeadingOnly reports a section heading with nothing after it: "3. Files and Code Sections:".
+func isHeadingOnly(l string) bool {
+	i := 0 // strings.TrimLeft(l, "#* "), without building its set for every line
+	for i < len(l) && (l[i] == '#' || l[i] == '*' || l[i] == ' ') {
+		i++
+	}
+	l = l[i:]
+	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
+		return false
+	}
+	j := len(l) // strings.TrimRight(l, "* ")
+	for j > 0 && (l[j-1] == '*' || l[j-1] == ' ') {
+		j--
+	}
+	// A string has no more runes than bytes: only a long line needs counting.
+	return j > 0 && l[j-1] == ':' && (len(l) < 60 || utf8.RuneCountInString(l) < 60)
+}

@@ -1,0 +1,64 @@
+package compact
+
+import "strings"
+
+// Text helpers that robust's rules share: folding, lines, repeats.
+
+// equalFold reports whether a and b are equal, ASCII letters in any case.
+func equalFold(a, b string) bool { return len(a) == len(b) && asciiEqualFold(a, b) }
+
+// hasPrefixFold reports whether s begins with prefix, ASCII letters in any case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && asciiEqualFold(s[:len(prefix)], prefix)
+}
+
+// eachLine calls f with the lines of s split at every line terminator (\n, \r\n, \r,
+// U+2028, U+2029, U+0085), terminators dropped, until f returns false. A text with none but
+// "\n" is split with IndexByte.
+func eachLine(s string, f func(string) bool) {
+	if onlyNewlines(s) {
+		for {
+			line, rest, ok := strings.Cut(s, "\n")
+			if !f(line) || !ok {
+				return
+			}
+			s = rest
+		}
+	}
+	start := 0
+	for i := 0; i < len(s); {
+		n := TerminatorLen(s, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		if !f(s[start:i]) {
+			return
+		}
+		i += n
+		start = i
+	}
+	f(s[start:])
+}
+
+// onlyNewlines reports whether "\n" is the only line terminator of s, so that eachLine
+// splits it at "\n" alone.
+func onlyNewlines(s string) bool {
+	return strings.IndexByte(s, '\r') < 0 && !hasLineSeparator(s) && !containsByLast(s, "\u0085")
+}
+
+// repeatedLines returns how many whole copies of s[at-p:at] follow at at. It compares in
+// strides that double while they match, then halve, so that a loop of one line costs a few
+// vectorised comparisons, and it reads no more than about twice the bytes it skips plus p.
+func repeatedLines(s string, at, p int) int {
+	good, step := 0, p // s[at:at+good] is copies of the unit
+	for ; at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step]; step *= 2 {
+		good += step
+	}
+	for step /= 2; step >= p; step /= 2 {
+		if at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step] {
+			good += step
+		}
+	}
+	return good / p
+}
