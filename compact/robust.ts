@@ -1201,6 +1201,122 @@ function wellFormed(text: string): string | undefined {
 	return summary;
 }
 
+// The fast path: the answer most models write, one summary block (after an optional
+// analysis block) with tags alone on their lines, however many tags the prose mentions. It
+// reads each '<' once, keeps only the structural tags, and gives up (the full scan then
+// decides) on anything whose effect it would have to work out: a tag after a closer, an
+// opener with attributes, a mid-line analysis closer, a structural tag outside the shape, a
+// long run of blanks next to a tag, a block without content. Where it answers, it returns
+// what the full scan returns (the Go twin, compact/robust_fast.go, is held to that by
+// FuzzRobustFastAgrees; this one by TestRobustTypeScriptAgrees).
+
+// FAST_WALK bounds the blanks read next to one tag: a longer run sends the text to the full
+// scan, so that a line of many tags after a long blank prefix is not read once per tag.
+const FAST_WALK = 64;
+
+// GIVE_UP is fastBlock's answer where the full scan has to decide.
+const GIVE_UP = null;
+
+// fastBlock returns the summary of text, undefined for none, or GIVE_UP.
+function fastBlock(text: string): string | undefined | typeof GIVE_UP {
+	if (text.indexOf("\n") < 0) return GIVE_UP; // with a "\n" somewhere, U+0085 is no line terminator
+	// The structural tags, in text order: start, end, name, kind, at line start.
+	const st = new Int32Array(4 * 5);
+	let n = 0;
+	let tags = 0;
+	let lastEnd = -1; // the end of the previous tag where it is a closer
+	for (let pos = 0; pos < text.length; ) {
+		if (tags > pos / 32 + 64) return GIVE_UP; // a loop of mentions, not prose that mentions tags
+		const i = text.indexOf("<", pos);
+		if (i < 0) break;
+		// The tag at i, read as Scan.parseTag reads it: blanks never end a line, so the
+		// line's end needs no search.
+		let j = skipBlanks(text, i + 1, text.length);
+		let kind: Kind = Kind.Opener;
+		if (text.charCodeAt(j) === SLASH) {
+			kind = Kind.Closer;
+			j = skipBlanks(text, j + 1, text.length);
+		}
+		let k = j;
+		while (isASCIILetter(text.charCodeAt(k))) k++;
+		const name = tagNameAt(text, j, k);
+		if (name === 0) {
+			pos = i + 1;
+			continue;
+		}
+		let end = k + 1;
+		if (text.charCodeAt(k) !== GT) {
+			if (kind === Kind.Opener && text.charCodeAt(k) === 32) return GIVE_UP; // attributes: the full scan finds the end
+			const k2 = skipBlanks(text, k, text.length);
+			if (text.charCodeAt(k2) !== GT) {
+				pos = i + 1;
+				continue;
+			}
+			end = k2 + 1;
+		}
+		pos = end;
+		tags++;
+		const p = fastBlanksBefore(text, i);
+		if (p === -1 || (p >= 0 && p === lastEnd)) return GIVE_UP; // a long blank run, or a tag right after a closer
+		lastEnd = kind === Kind.Closer ? end : -1;
+		const lineStart = p === -2;
+		let isStructural = lineStart;
+		if (!isStructural && kind === Kind.Closer) {
+			const after = fastBlanksAfter(text, end);
+			if (after < 0) return GIVE_UP;
+			isStructural = after === 1;
+		}
+		if (!isStructural) {
+			if (kind === Kind.Closer && (name === Name.Analysis || name === Name.Think)) return GIVE_UP; // may close a mid-line analysis opener
+			continue; // a mention: inert in this shape
+		}
+		if (n === 4) return GIVE_UP;
+		st.set([i, end, name, kind, lineStart ? 1 : 0], n * 5);
+		n++;
+	}
+	const is = (m: number, name: Name, kind: Kind): boolean => at(st, m * 5 + 2) === name && at(st, m * 5 + 3) === kind;
+	const analysisAt = (m: number, kind: Kind): boolean => (is(m, Name.Analysis, kind) || is(m, Name.Think, kind));
+	let open = 0;
+	if (n === 4 && analysisAt(0, Kind.Opener) && analysisAt(1, Kind.Closer)) open = 2;
+	else if (n !== 2) return GIVE_UP;
+	const close = open + 1;
+	if (!is(open, Name.Summary, Kind.Opener) || !is(close, Name.Summary, Kind.Closer) || at(st, close * 5 + 4) !== 1) return GIVE_UP;
+	if (fastBlanksAfter(text, at(st, open * 5 + 1)) !== 1) return GIVE_UP; // a tag after the opener on its line would end the block
+	// Scan.candidate for a closed block with no analysis inside; one block, so no sections to compare.
+	let body = trimRobust(text.slice(at(st, open * 5 + 1), at(st, close * 5)), false);
+	body = stripWrapperFence(body);
+	body = removeNestedAnalysis(body);
+	const nlOnly = onlyNewlines(body);
+	if (!hasContent(body, nlOnly) || isTemplate(body, nlOnly)) return GIVE_UP;
+	return body;
+}
+
+// fastBlanksBefore walks back from i over invisible characters: it returns -2 where it
+// reached the start of the line, -1 after FAST_WALK characters, else where it stopped.
+function fastBlanksBefore(text: string, i: number): number {
+	for (let p = i; i - p <= FAST_WALK; p--) {
+		if (p === 0) return -2;
+		const c = text.charCodeAt(p - 1);
+		if (c === NL || c === CR || c === LS || c === PS) return -2;
+		if (c === 32 || c === 9 || c === 11 || c === 12) continue;
+		if (c < 0x80 || !invisible(c)) return p;
+	}
+	return -1;
+}
+
+// fastBlanksAfter: 1 where only invisible characters follow e on its line (a closer there
+// ends its line), 0 where something else does, -1 after FAST_WALK characters.
+function fastBlanksAfter(text: string, e: number): number {
+	for (let q = e; q - e <= FAST_WALK; q++) {
+		if (q === text.length) return 1;
+		const c = text.charCodeAt(q);
+		if (c === NL || c === CR || c === LS || c === PS) return 1;
+		if (c === 32 || c === 9 || c === 11 || c === 12) continue;
+		if (c < 0x80 || !invisible(c)) return 0;
+	}
+	return -1;
+}
+
 /**
  * extractSummary returns the summary of a compaction answer, or undefined when it holds
  * none. Same signature as the seed module's extractSummary.
@@ -1208,6 +1324,8 @@ function wellFormed(text: string): string | undefined {
 export function extractSummary(text: string): string | undefined {
 	const wf = wellFormed(text);
 	if (wf !== undefined) return wf;
+	const fast = fastBlock(text);
+	if (fast !== GIVE_UP) return fast;
 	const sc = new Scan(text);
 	const { analysis, examples } = sc.regions();
 	let { best, seen } = sc.blocks(analysis, examples, false);
