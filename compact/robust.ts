@@ -34,6 +34,9 @@ const AT_LINE_START = 1;
 const AT_LINE_END = 2;
 const IN_CODE = 4;
 const AFTER_CLOSER = 8;
+const IN_ANALYSIS = 16; // inside an analysis block (Scan.regions)
+const DETAILS_READ = 32; // AFTER_DETAILS is known (Scan.afterDetails)
+const AFTER_DETAILS = 64;
 
 
 // A fence line of the text; char is the fence's character code ('`' or '~').
@@ -315,6 +318,14 @@ class Tags {
 
 	flags(i: number): number {
 		return at(this.flagBits, i);
+	}
+
+	mark(i: number, flags: number): void {
+		this.flagBits[i] = this.flags(i) | flags;
+	}
+
+	inAnalysis(i: number): boolean {
+		return (this.flags(i) & IN_ANALYSIS) !== 0;
 	}
 
 	structural(i: number): boolean {
@@ -617,6 +628,15 @@ class Scan {
 				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
 			}
 		}
+		// Mark the tags inside analysis blocks, both in text order.
+		for (let i = 0, r = 0; i < n && r < analysis.length; ) {
+			const start = tags.start(i);
+			if (start >= at(analysis, r).end) r++;
+			else {
+				if (start >= at(analysis, r).start) tags.mark(i, IN_ANALYSIS);
+				i++;
+			}
+		}
 		return { analysis, examples };
 	}
 
@@ -627,7 +647,7 @@ class Scan {
 		let best: Candidate | undefined;
 		let seen = false;
 		for (let i = 0; i < tags.n; i++) {
-			if (tags.name(i) !== Name.Summary || tags.kind(i) !== Kind.Opener || tags.flags(i) & IN_CODE || (!tags.structural(i) && (!inline || this.htmlOnLine(i))) || inRegions(analysis, tags.start(i)))
+			if (tags.name(i) !== Name.Summary || tags.kind(i) !== Kind.Opener || tags.flags(i) & IN_CODE || (!tags.structural(i) && (!inline || this.htmlOnLine(i))) || tags.inAnalysis(i))
 				continue;
 			if (this.emptyBefore(i)) {
 				seen = true; // an empty block ended by the next opener: the loop of a stuck model
@@ -701,7 +721,7 @@ class Scan {
 					at(code, code.length - 1).end = f.end;
 				}
 			}
-			if (tags.name(j) === Name.Summary && inRegions(analysis, tags.start(j))) continue;
+			if (tags.name(j) === Name.Summary && tags.inAnalysis(j)) continue;
 			if (tags.name(j) === Name.Analysis && tags.kind(j) === Kind.Closer && tags.structural(j) && !fence && wrongCloser < 0) wrongCloser = j;
 			if (tags.name(j) !== Name.Summary || tags.flags(j) & IN_CODE) continue;
 			if (fence) {
@@ -725,7 +745,7 @@ class Scan {
 			if (tags.kind(j) === Kind.Opener && tags.structural(j)) return { pos: tags.start(j), code, closed: false, next: j - 1, byFallback: false };
 			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) return { pos: tags.start(j), code, closed: true, next: j, byFallback: false };
 		}
-		if (fallbacks && wrongCloser >= 0 && !inRegions(analysis, tags.start(wrongCloser)))
+		if (fallbacks && wrongCloser >= 0 && !tags.inAnalysis(wrongCloser))
 			return { pos: tags.start(wrongCloser), code, closed: true, next: wrongCloser, byFallback: true };
 		if (fallbacks && fenced >= 0) return { pos: tags.start(fenced), code, closed: true, next: fenced, byFallback: true };
 		return { pos: text.length, code, closed: false, next: tags.n, byFallback: false };
@@ -759,6 +779,14 @@ class Scan {
 	private afterDetails(i: number): boolean {
 		if (this.details < 0) this.details = /<details/i.test(this.text) ? 1 : 0; // ASCII case only: no u flag
 		if (this.details === 0) return false;
+		const flags = this.tags.flags(i);
+		if (flags & DETAILS_READ) return (flags & AFTER_DETAILS) !== 0;
+		const after = this.readAfterDetails(i);
+		this.tags.mark(i, DETAILS_READ | (after ? AFTER_DETAILS : 0));
+		return after;
+	}
+
+	private readAfterDetails(i: number): boolean {
 		const text = this.text;
 		let l = this.tags.line(i);
 		let b = trimEnd(text, l, this.tags.start(i), JS);
@@ -805,7 +833,7 @@ class Scan {
 		let after = 0; // the end of the last structural tag
 		const tags = this.tags;
 		for (let i = 0; i < tags.n; i++) {
-			if (!tags.structural(i) || inRegions(analysis, tags.start(i))) continue;
+			if (!tags.structural(i) || tags.inAnalysis(i)) continue;
 			const prev = after;
 			after = tags.end(i);
 			if (tags.name(i) !== Name.Summary) continue;
@@ -886,7 +914,7 @@ class Scan {
 		let end = this.text.length;
 		const tags = this.tags;
 		for (let i = 0; i < tags.n; i++) {
-			if (tags.name(i) === Name.Summary && tags.kind(i) === Kind.Closer && tags.structural(i) && !inRegions(analysis, tags.start(i))) {
+			if (tags.name(i) === Name.Summary && tags.kind(i) === Kind.Closer && tags.structural(i) && !tags.inAnalysis(i)) {
 				end = tags.start(i);
 				break;
 			}
