@@ -14,6 +14,8 @@
 #   score       docs/speed.md: scoring a 200k-token session (BenchmarkScore200kTokens)
 #   pipeline    docs/speed.md: the whole pipeline (BenchmarkRun, BenchmarkRunModule)
 #   redaction   docs/commands/record.md: the redactor on its labelled set (TestLabelledSet)
+#   robustts    docs/robust.md: robust.ts under Node beside the Go robust, family by family
+#               (scripts/bench-robust-ts.sh; needs node)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +23,7 @@ file_of() {
 	case "$1" in
 	reference | extractors | score | pipeline) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
+	robustts) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
 	esac
 }
@@ -79,6 +82,9 @@ measure() {
 				}
 			}'
 		;;
+	robustts)
+		scripts/bench-robust-ts.sh
+		;;
 	redaction)
 		go test -count=1 -v -run '^TestLabelledSet$' ./internal/redact |
 			sed -n 's/^ *[a-z_]*_test\.go:[0-9]*: \(|.*|\)$/\1/p'
@@ -108,7 +114,7 @@ replace() {
 }
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(reference extractors score pipeline redaction)
+[ ${#names[@]} -gt 0 ] || names=(reference extractors score pipeline redaction robustts)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for name in "${names[@]}"; do
