@@ -438,31 +438,43 @@ class Scan {
 		let lineStart = 0;
 		let firstVisible = 0;
 		let contentEnd = 0;
-		let lastTick = -1;
+		let lastTick = -2; // the last '`' of the line, -1 for none, -2 not yet read
 		let tickPos = 0;
-		let ticks = 0;
+		let ticks = 0; // the '`' on the line before tickPos
+		let tickAt = -1; // the next '`' of the text at or after tickPos (text.length for none)
 		let prevEnd = -1; // the end of the last closer on the line, -1 for none
 		for (let pos = 0; pos < text.length; ) {
 			const i = text.indexOf("<", pos);
 			if (i < 0) break;
+			// A tag's name, after blanks and a '/', follows its '<': a '<' before anything else
+			// (a comparison, a bare '<' on its line) starts none, and needs no line.
+			const c = text.charCodeAt(i + 1);
+			if (!isASCIILetter(c) && c !== 32 && c !== 9 && c !== SLASH) {
+				pos = i + 1;
+				continue;
+			}
 			if (i >= lineEnd) {
 				const lo = lineEnd >= 0 ? this.nextLine(lineEnd) : 0;
 				lineStart = this.lineStart(i, lo);
 				lineEnd = this.lineEnd(i);
 				firstVisible = trimStart(text, lineStart, lineEnd, INVISIBLE);
 				contentEnd = trimEnd(text, lineStart, lineEnd, INVISIBLE);
-				lastTick = -1;
-				for (let k = lineEnd - 1; k >= i; k--) {
-					if (text.charCodeAt(k) === TICK) {
-						lastTick = k;
-						break;
-					}
-				}
+				lastTick = -2;
 				tickPos = lineStart;
 				ticks = 0;
 				prevEnd = -1;
 			}
-			for (; tickPos < i; tickPos++) if (text.charCodeAt(tickPos) === TICK) ticks++;
+			// Count the '`' before i on the line, from one to the next (each found once).
+			for (;;) {
+				if (tickAt < tickPos) {
+					const k = text.indexOf("`", tickPos);
+					tickAt = k < 0 ? text.length : k;
+				}
+				if (tickAt >= i) break;
+				ticks++;
+				tickPos = tickAt + 1;
+			}
+			tickPos = i;
 			const end = this.parseTag(i, lineEnd);
 			if (end < 0) {
 				pos = i + 1;
@@ -473,7 +485,14 @@ class Scan {
 			let flags = 0;
 			if (i === firstVisible) flags |= AT_LINE_START;
 			if (end >= contentEnd) flags |= AT_LINE_END;
-			if (ticks % 2 === 1 && lastTick >= end) flags |= IN_CODE;
+			if (ticks % 2 === 1) {
+				// Inside a code span where a '`' after the tag closes it.
+				if (lastTick === -2) {
+					lastTick = text.lastIndexOf("`", lineEnd - 1); // >= tickAt, on the line
+					if (lastTick < i) lastTick = -1;
+				}
+				if (lastTick >= end) flags |= IN_CODE;
+			}
 			if (prevEnd >= 0 && onlyInvisible(text, prevEnd, i)) flags |= AFTER_CLOSER;
 			prevEnd = kind === Kind.Closer ? end : -1;
 			if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
