@@ -965,18 +965,49 @@ function trimRobust(s: string, nel: boolean): string {
 	return trimSet(s, nel ? INVISIBLE : INVISIBLE_NOT_NEL);
 }
 
-// isTagLineAt: the line s[i:j] holds one summary, analysis or think tag alone.
-function isTagLineAt(s: string, i: number, j: number): boolean {
-	j = trimEnd(s, i, j, INVISIBLE);
-	i = trimStart(s, i, j, INVISIBLE);
-	if (j - i < 2 || s.charCodeAt(i) !== LT || s.charCodeAt(j - 1) !== GT) return false;
-	let k = skipBlanks(s, i + 1, j - 1);
-	if (s.charCodeAt(k) === SLASH && k < j - 1) k = skipBlanks(s, k + 1, j - 1);
-	const from = k;
-	while (k < j - 1 && isASCIILetter(s.charCodeAt(k))) k++;
-	if (skipBlanks(s, k, j - 1) !== j - 1) return false;
-	const name = tagNameAt(s, from, k);
-	return name !== 0 && name !== Name.Example;
+// A tag line holds one summary, analysis or think tag alone, between invisible characters:
+// its trimmed text matches /^<[ \t]*\/?[ \t]*([A-Za-z]*)[ \t]*>$/ with a tag's name. It is
+// read from the tag's side of the line, so that a long line that is no tag line is not read
+// to its end.
+const isTagLineName = (name: Name | 0): boolean => name !== 0 && name !== Name.Example;
+const blankInLine = (c: number): boolean => invisible(c) && !isTerminator(c);
+
+// tagLineEnd returns the end of s's first line where it is a tag line, else -1.
+function tagLineEnd(s: string): number {
+	let p = 0;
+	while (blankInLine(s.charCodeAt(p))) p++;
+	if (s.charCodeAt(p) !== LT) return -1;
+	p = skipBlanks(s, p + 1, s.length);
+	if (s.charCodeAt(p) === SLASH) p = skipBlanks(s, p + 1, s.length);
+	const from = p;
+	while (isASCIILetter(s.charCodeAt(p))) p++;
+	if (!isTagLineName(tagNameAt(s, from, p))) return -1;
+	p = skipBlanks(s, p, s.length);
+	if (s.charCodeAt(p) !== GT) return -1;
+	p++;
+	while (blankInLine(s.charCodeAt(p))) p++;
+	return p === s.length || isTerminator(s.charCodeAt(p)) ? p : -1;
+}
+
+// tagLineStart returns the start of s's last line where it is a tag line, else -1.
+function tagLineStart(s: string): number {
+	const blankBefore = (p: number): number => {
+		for (let c = s.charCodeAt(p - 1); p > 0 && (c === 32 || c === 9); c = s.charCodeAt(--p - 1));
+		return p;
+	};
+	let p = s.length;
+	while (p > 0 && blankInLine(s.charCodeAt(p - 1))) p--;
+	if (p === 0 || s.charCodeAt(p - 1) !== GT) return -1;
+	p = blankBefore(p - 1);
+	const to = p;
+	while (p > 0 && isASCIILetter(s.charCodeAt(p - 1))) p--;
+	if (!isTagLineName(tagNameAt(s, p, to))) return -1;
+	p = blankBefore(p);
+	if (p > 0 && s.charCodeAt(p - 1) === SLASH) p = blankBefore(p - 1);
+	if (p === 0 || s.charCodeAt(p - 1) !== LT) return -1;
+	p--;
+	while (p > 0 && blankInLine(s.charCodeAt(p - 1))) p--;
+	return p === 0 || isTerminator(s.charCodeAt(p - 1)) ? p : -1;
 }
 
 // rule "Trim": the lines at the ends of a body that hold one summary, analysis or think tag alone.
@@ -984,14 +1015,13 @@ function trimTagLines(body: string, nel: boolean): string {
 	if (body.charCodeAt(0) !== LT && body.charCodeAt(body.length - 1) !== GT) return body;
 	if (body.includes("```") || body.includes("~~~")) return body; // a tag line in fenced code is quoted
 	while (body.charCodeAt(0) === LT) {
-		const e = lineEndAt(body, 0, false);
-		if (!isTagLineAt(body, 0, e)) break;
+		const e = tagLineEnd(body);
+		if (e < 0) break;
 		body = trimRobust(e >= body.length ? "" : body.slice(nextLineAt(body, e)), nel);
 	}
 	while (body.charCodeAt(body.length - 1) === GT) {
-		let start = body.length;
-		while (start > 0 && !isTerminator(body.charCodeAt(start - 1))) start--;
-		if (!isTagLineAt(body, start, body.length)) break;
+		const start = tagLineStart(body);
+		if (start < 0) break;
 		body = trimRobust(body.slice(0, start), nel);
 	}
 	return body;
@@ -1065,8 +1095,8 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 		if (n === 0) {
 			for (let c = s.charCodeAt(i); i < j && (c === 32 || c === 9); c = s.charCodeAt(++i));
 		} else {
-			j = trimEnd(s, i, j, INVISIBLE);
-			i = trimStart(s, i, j, INVISIBLE);
+			while (j > i && invisible(s.charCodeAt(j - 1))) j--;
+			while (i < j && invisible(s.charCodeAt(i))) i++;
 		}
 		if (i === j) break;
 		if (s.charCodeAt(i) !== LT) return false;
