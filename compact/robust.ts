@@ -74,8 +74,23 @@ const PS = 0x2029;
 // at returns xs[i]; every caller indexes within bounds, so undefined is a broken invariant.
 function at<T>(xs: ArrayLike<T>, i: number): T {
 	const x = xs[i];
-	if (x === undefined) throw new RangeError(`robust: index ${i} out of range [0, ${xs.length})`);
-	return x;
+	return x === undefined ? outOfRange(i, xs.length) : x;
+}
+
+// at32 is at for an Int32Array: each kind of array its own function, so that the JIT reads
+// each with one kind of load.
+function at32(xs: Int32Array, i: number): number {
+	const x = xs[i];
+	return x === undefined ? outOfRange(i, xs.length) : x;
+}
+
+function at8(xs: Uint8Array, i: number): number {
+	const x = xs[i];
+	return x === undefined ? outOfRange(i, xs.length) : x;
+}
+
+function outOfRange(i: number, n: number): never {
+	throw new RangeError(`robust: index ${i} out of range [0, ${n})`);
 }
 
 // isJSSpace: what String.prototype.trim removes. NaN (a read past the end) is no space.
@@ -246,11 +261,23 @@ function summaryMisspellingAt(s: string, j: number, k: number): boolean {
 function tagNameAt(s: string, j: number, k: number): Name | 0 {
 	const n = k - j;
 	if (n < 5 || n > 8) return 0;
-	if (n === 7 && foldAt(s, j, "summary")) return Name.Summary;
-	if (n === 8 && foldAt(s, j, "analysis")) return Name.Analysis;
-	if (n === 7 && foldAt(s, j, "example")) return Name.Example;
-	if ((n === 5 && foldAt(s, j, "think")) || (n === 8 && foldAt(s, j, "thinking"))) return Name.Think;
-	return summaryMisspellingAt(s, j, k) ? Name.Summary : 0;
+	switch (s.charCodeAt(j) | 0x20) { // the letter in lower case
+		case 115: // s
+			return n === 7 && lettersAre(s, j, "summary") ? Name.Summary : summaryMisspellingAt(s, j, k) ? Name.Summary : 0;
+		case 97: // a
+			return n === 8 && lettersAre(s, j, "analysis") ? Name.Analysis : 0;
+		case 101: // e
+			return n === 7 && lettersAre(s, j, "example") ? Name.Example : 0;
+		case 116: // t
+			return (n === 5 && lettersAre(s, j, "think")) || (n === 8 && lettersAre(s, j, "thinking")) ? Name.Think : 0;
+	}
+	return 0;
+}
+
+// lettersAre reports whether the ASCII letters at s[j:] spell word (lower case) in any case.
+function lettersAre(s: string, j: number, word: string): boolean {
+	for (let k = 0; k < word.length; k++) if ((s.charCodeAt(j + k) | 0x20) !== word.charCodeAt(k)) return false;
+	return true;
 }
 
 // structural: a tag is structure, not a mention, where real answers put it (rule "Tags").
@@ -297,27 +324,27 @@ class Tags {
 	}
 
 	start(i: number): number {
-		return at(this.starts, i);
+		return at32(this.starts, i);
 	}
 
 	end(i: number): number {
-		return at(this.ends, i);
+		return at32(this.ends, i);
 	}
 
 	line(i: number): number {
-		return at(this.lines, i);
+		return at32(this.lines, i);
 	}
 
 	name(i: number): Name {
-		return at(this.names, i) as Name;
+		return at8(this.names, i) as Name;
 	}
 
 	kind(i: number): Kind {
-		return at(this.kinds, i) as Kind;
+		return at8(this.kinds, i) as Kind;
 	}
 
 	flags(i: number): number {
-		return at(this.flagBits, i);
+		return at8(this.flagBits, i);
 	}
 
 	mark(i: number, flags: number): void {
@@ -576,11 +603,11 @@ class Scan {
 		const nextSumClose = new Int32Array(n + 1);
 		nextStruct[n] = nextAny[n] = nextSummary[n] = nextExample[n] = nextSumClose[n] = n;
 		for (let j = n - 1; j >= 0; j--) {
-			nextStruct[j] = at(nextStruct, j + 1);
-			nextAny[j] = at(nextAny, j + 1);
-			nextSummary[j] = at(nextSummary, j + 1);
-			nextExample[j] = at(nextExample, j + 1);
-			nextSumClose[j] = at(nextSumClose, j + 1);
+			nextStruct[j] = at32(nextStruct, j + 1);
+			nextAny[j] = at32(nextAny, j + 1);
+			nextSummary[j] = at32(nextSummary, j + 1);
+			nextExample[j] = at32(nextExample, j + 1);
+			nextSumClose[j] = at32(nextSumClose, j + 1);
 			if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Summary && tags.structural(j)) nextSumClose[j] = j;
 			if (tags.kind(j) === Kind.Closer && tags.analysisLike(j)) {
 				nextAny[j] = j;
@@ -611,15 +638,15 @@ class Scan {
 				continue;
 			}
 			if (tags.name(i) === Name.Analysis || tags.name(i) === Name.Think) {
-				let j = at(nextStruct, i + 1);
+				let j = at32(nextStruct, i + 1);
 				if (j < n) {
-					const k = at(nextSummary, i + 1);
+					const k = at32(nextSummary, i + 1);
 					if (k < j && tags.name(j - 1) === Name.Summary && tags.kind(j - 1) === Kind.Closer && onlyInvisible(this.text, tags.end(j - 1), tags.start(j))) {
 						analysis.push({ start: tags.start(i), end: tags.start(k) });
 						i = k - 1;
 						continue;
 					}
-					if (k < j && at(nextSumClose, k) > j && (tags.flags(k) & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
+					if (k < j && at32(nextSumClose, k) > j && (tags.flags(k) & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
 						// A summary opener, and no summary closer before the analysis closer: the summary was closed with </analysis>.
 						analysis.push({ start: tags.start(i), end: tags.start(k) });
 						i = k - 1;
@@ -627,14 +654,14 @@ class Scan {
 					}
 					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
-				} else if ((j = at(nextAny, i + 1)) < n) {
+				} else if ((j = at32(nextAny, i + 1)) < n) {
 					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
-				} else if ((j = at(nextSumClose, i + 1)) < at(nextSummary, i + 1)) {
+				} else if ((j = at32(nextSumClose, i + 1)) < at32(nextSummary, i + 1)) {
 					// Closed by a summary closer before any summary opener: the wrong closer.
 					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
-				} else if ((j = at(nextSummary, i + 1)) < n) {
+				} else if ((j = at32(nextSummary, i + 1)) < n) {
 					analysis.push({ start: tags.start(i), end: tags.start(j) });
 					i = j - 1;
 				} else {
@@ -643,7 +670,7 @@ class Scan {
 					i = n;
 				}
 			} else if (tags.name(i) === Name.Example) {
-				const j = at(nextExample, i + 1);
+				const j = at32(nextExample, i + 1);
 				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
 			}
 		}
@@ -1351,16 +1378,16 @@ function fastBlock(text: string): string | undefined | typeof GIVE_UP {
 		st.set([i, end, name, kind, lineStart ? 1 : 0], n * 5);
 		n++;
 	}
-	const is = (m: number, name: Name, kind: Kind): boolean => at(st, m * 5 + 2) === name && at(st, m * 5 + 3) === kind;
+	const is = (m: number, name: Name, kind: Kind): boolean => at32(st, m * 5 + 2) === name && at32(st, m * 5 + 3) === kind;
 	const analysisAt = (m: number, kind: Kind): boolean => (is(m, Name.Analysis, kind) || is(m, Name.Think, kind));
 	let open = 0;
 	if (n === 4 && analysisAt(0, Kind.Opener) && analysisAt(1, Kind.Closer)) open = 2;
 	else if (n !== 2) return GIVE_UP;
 	const close = open + 1;
-	if (!is(open, Name.Summary, Kind.Opener) || !is(close, Name.Summary, Kind.Closer) || at(st, close * 5 + 4) !== 1) return GIVE_UP;
-	if (fastBlanksAfter(text, at(st, open * 5 + 1)) !== 1) return GIVE_UP; // a tag after the opener on its line would end the block
+	if (!is(open, Name.Summary, Kind.Opener) || !is(close, Name.Summary, Kind.Closer) || at32(st, close * 5 + 4) !== 1) return GIVE_UP;
+	if (fastBlanksAfter(text, at32(st, open * 5 + 1)) !== 1) return GIVE_UP; // a tag after the opener on its line would end the block
 	// Scan.candidate for a closed block with no analysis inside; one block, so no sections to compare.
-	let body = trimRobust(text.slice(at(st, open * 5 + 1), at(st, close * 5)), false);
+	let body = trimRobust(text.slice(at32(st, open * 5 + 1), at32(st, close * 5)), false);
 	body = stripWrapperFence(body);
 	body = removeNestedAnalysis(body);
 	const nlOnly = onlyNewlines(body);
