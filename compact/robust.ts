@@ -39,12 +39,6 @@ const DETAILS_READ = 32; // AFTER_DETAILS is known (Scan.afterDetails)
 const AFTER_DETAILS = 64;
 
 
-// A fence line of the text; char is the fence's character code ('`' or '~').
-interface FenceLine {
-	start: number;
-	end: number;
-	char: number;
-}
 
 interface Region {
 	start: number;
@@ -56,7 +50,6 @@ interface Candidate {
 	closed: boolean;
 	sections: number;
 	start: number;
-	degenerate: boolean;
 }
 
 // Character codes the scan compares with.
@@ -393,13 +386,77 @@ function fenceAt(s: string, i: number, j: number): number {
 
 const isFenceLine = (line: string): boolean => fenceAt(line, 0, line.length) !== 0;
 
+// Spans are spans of the text in text order, as columns: fence lines (with their fence
+// character, '`' or '~') and the fenced code of a block.
+class Spans {
+	n = 0;
+	private starts = new Int32Array(8);
+	private ends = new Int32Array(8);
+	private chars = new Uint8Array(8);
+
+	push(start: number, end: number, char: number): void {
+		if (this.n === this.starts.length) {
+			const grow = <A extends Int32Array | Uint8Array>(a: A, b: A): A => {
+				b.set(a);
+				return b;
+			};
+			this.starts = grow(this.starts, new Int32Array(2 * this.n));
+			this.ends = grow(this.ends, new Int32Array(2 * this.n));
+			this.chars = grow(this.chars, new Uint8Array(2 * this.n));
+		}
+		this.starts[this.n] = start;
+		this.ends[this.n] = end;
+		this.chars[this.n] = char;
+		this.n++;
+	}
+
+	start(i: number): number {
+		return at32(this.starts, i);
+	}
+
+	end(i: number): number {
+		return at32(this.ends, i);
+	}
+
+	char(i: number): number {
+		return at8(this.chars, i);
+	}
+
+	setEnd(i: number, end: number): void {
+		at32(this.ends, i);
+		this.ends[i] = end;
+	}
+
+	// contains reports whether pos lies in a span (the spans are disjoint).
+	contains(pos: number): boolean {
+		let lo = 0;
+		let hi = this.n;
+		while (lo < hi) {
+			const m = (lo + hi) >> 1;
+			if (this.end(m) > pos) hi = m;
+			else lo = m + 1;
+		}
+		return lo < this.n && this.start(lo) <= pos;
+	}
+}
+
+// NO_SPANS is an empty Spans that is never pushed to.
+const NO_SPANS = new Spans();
+
 class Scan {
 	readonly text: string;
 	readonly nel: boolean;
 	readonly simple: boolean; // "\n" is the only line terminator of the scan
 	readonly nlOnly: boolean; // "\n" is the only line terminator of eachLine's split
 	tags = new Tags();
-	fences: FenceLine[] = [];
+	fences = new Spans();
+	// What blockEnd found: where the block's body ends, whether a closer ends it, the tag to
+	// go on after, whether a fallback closer ended it, and the fenced code in the body.
+	private endPos = 0;
+	private endClosed = false;
+	private endNext = 0;
+	private endByFallback = false;
+	private code = new Spans();
 	inlineOpeners = 0;
 	private regionTags = 0; // analysis, think and example openers, analysis and think closers
 	openAnalysis = false;
@@ -569,11 +626,19 @@ class Scan {
 	private scanFences(): void {
 		const a = this.fenceHits("```", TICK);
 		const b = this.fenceHits("~~~", TILDE);
-		this.fences = b.length === 0 ? a : a.length === 0 ? b : a.concat(b).sort((x, y) => x.start - y.start);
+		if (b.n === 0) this.fences = a;
+		else if (a.n === 0) this.fences = b;
+		else {
+			const f = this.fences;
+			for (let i = 0, j = 0; i < a.n || j < b.n; ) {
+				if (j === b.n || (i < a.n && a.start(i) < b.start(j))) f.push(a.start(i), a.end(i), a.char(i++));
+				else f.push(b.start(j), b.end(j), b.char(j++));
+			}
+		}
 	}
 
-	private fenceHits(s: string, c: number): FenceLine[] {
-		const out: FenceLine[] = [];
+	private fenceHits(s: string, c: number): Spans {
+		const out = new Spans();
 		const text = this.text;
 		let lo = 0;
 		for (let pos = 0; pos < text.length; ) {
@@ -581,7 +646,7 @@ class Scan {
 			if (i < 0) break;
 			const start = this.lineStart(i, lo);
 			const end = this.lineEnd(i);
-			if (trimStart(text, start, i, JS) === i) out.push({ start, end, char: c });
+			if (trimStart(text, start, i, JS) === i) out.push(start, end, c);
 			const nl = this.nextLine(end);
 			if (nl < 0) break;
 			pos = nl;
@@ -699,13 +764,12 @@ class Scan {
 				seen = true; // an empty block ended by the next opener: the loop of a stuck model
 				continue;
 			}
-			const e = this.blockEnd(i, analysis, fallbacks > 0);
-			if (e.byFallback) fallbacks--;
-			const c = this.candidate(i, e.pos, e.closed, analysis, e.code);
-			c.degenerate = c.degenerate || (inRegions(examples, tags.start(i)) && isTemplate(c.body, this.nlOnly));
+			this.blockEnd(i, fallbacks > 0);
+			if (this.endByFallback) fallbacks--;
+			const c = this.candidate(i, this.endPos, this.endClosed, analysis, this.code);
 			seen = true;
-			if (!c.degenerate && (best === undefined || beats(c, best))) best = c;
-			i = e.next;
+			if (c !== undefined && !(inRegions(examples, tags.start(i)) && isTemplate(c.body, this.nlOnly)) && (best === undefined || beats(c, best))) best = c;
+			i = this.endNext;
 		}
 		return { best, seen };
 	}
@@ -736,35 +800,44 @@ class Scan {
 		return lt >= a && lt + 8 <= b && foldAt(text, lt, "<details");
 	}
 
-	private blockEnd(i: number, analysis: Region[], fallbacks: boolean): { pos: number; code: Region[]; closed: boolean; next: number; byFallback: boolean } {
+	// blockEnd finds where the block that tags[i] opens ends (rule "Blocks") and leaves it in
+	// endPos, endClosed, endNext, endByFallback and code.
+	private blockEnd(i: number, fallbacks: boolean): void {
 		const tags = this.tags;
 		const fences = this.fences;
-		const code: Region[] = [];
+		const code = this.code;
+		code.n = 0;
 		const text = this.text;
 		let fence = false;
 		let fi = 0; // the first fence line after the opener's line start
-		for (let hi = fences.length; fi < hi; ) {
+		for (let hi = fences.n; fi < hi; ) {
 			const m = (fi + hi) >> 1;
-			if (at(fences, m).start <= tags.line(i)) fi = m + 1;
+			if (fences.start(m) <= tags.line(i)) fi = m + 1;
 			else hi = m;
 		}
 		let fenced = -1;
 		let wrongCloser = -1;
 		let html = 0;
-		let outer = fences.length === 0 ? 0 : this.fenceBefore(i);
+		let outer = fences.n === 0 ? 0 : this.fenceBefore(i);
 		let open = 0;
+		const end = (pos: number, closed: boolean, next: number, byFallback: boolean): void => {
+			this.endPos = pos;
+			this.endClosed = closed;
+			this.endNext = next;
+			this.endByFallback = byFallback;
+		};
 		for (let j = i + 1; j < tags.n; j++) {
-			for (; fi < fences.length && at(fences, fi).start <= tags.line(j); fi++) {
-				const f = at(fences, fi);
-				if (outer !== 0 && !fence && f.char === outer && this.bareFence(f)) {
+			for (; fi < fences.n && fences.start(fi) <= tags.line(j); fi++) {
+				const char = fences.char(fi);
+				if (outer !== 0 && !fence && char === outer && this.bareFence(fi)) {
 					outer = 0;
 				} else if (!fence) {
 					fence = true;
-					open = f.char;
-					code.push({ start: f.start, end: text.length });
-				} else if (f.char === open) {
+					open = char;
+					code.push(fences.start(fi), text.length, 0);
+				} else if (char === open) {
 					fence = false;
-					at(code, code.length - 1).end = f.end;
+					code.setEnd(code.n - 1, fences.end(fi));
 				}
 			}
 			if (tags.name(j) === Name.Summary && tags.inAnalysis(j)) continue;
@@ -788,21 +861,21 @@ class Scan {
 				html--;
 				continue;
 			}
-			if (tags.kind(j) === Kind.Opener && tags.structural(j)) return { pos: tags.start(j), code, closed: false, next: j - 1, byFallback: false };
-			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) return { pos: tags.start(j), code, closed: true, next: j, byFallback: false };
+			if (tags.kind(j) === Kind.Opener && tags.structural(j)) return end(tags.start(j), false, j - 1, false);
+			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) return end(tags.start(j), true, j, false);
 		}
-		if (fallbacks && wrongCloser >= 0 && !tags.inAnalysis(wrongCloser))
-			return { pos: tags.start(wrongCloser), code, closed: true, next: wrongCloser, byFallback: true };
-		if (fallbacks && fenced >= 0) return { pos: tags.start(fenced), code, closed: true, next: fenced, byFallback: true };
-		return { pos: text.length, code, closed: false, next: tags.n, byFallback: false };
+		if (fallbacks && wrongCloser >= 0 && !tags.inAnalysis(wrongCloser)) return end(tags.start(wrongCloser), true, wrongCloser, true);
+		if (fallbacks && fenced >= 0) return end(tags.start(fenced), true, fenced, true);
+		return end(text.length, false, tags.n, false);
 	}
 
 	// bareFence: the fence line holds its fence characters alone (no info string).
-	private bareFence(f: FenceLine): boolean {
+	private bareFence(fi: number): boolean {
 		const text = this.text;
-		const b = trimEnd(text, f.start, f.end, JS);
-		let a = trimStart(text, f.start, b, JS);
-		while (a < b && text.charCodeAt(a) === f.char) a++;
+		const f = this.fences;
+		const b = trimEnd(text, f.start(fi), f.end(fi), JS);
+		let a = trimStart(text, f.start(fi), b, JS);
+		while (a < b && text.charCodeAt(a) === f.char(fi)) a++;
 		return a === b;
 	}
 
@@ -845,7 +918,9 @@ class Scan {
 		return b - a >= 8 && foldAt(text, a, "<details") && text.charCodeAt(b - 1) === GT;
 	}
 
-	private candidate(i: number, end: number, closed: boolean, analysis: Region[], code: Region[]): Candidate {
+	// candidate returns the block tags[i] opens, ending at end, or undefined where it is
+	// degenerate: no content, or the template echoed.
+	private candidate(i: number, end: number, closed: boolean, analysis: Region[], code: Spans): Candidate | undefined {
 		let body = this.cutRegions(this.tags.end(i), end, analysis, code);
 		if (!closed) body = trimPartialCloser(body);
 		body = trimRobust(body, this.nel);
@@ -853,15 +928,16 @@ class Scan {
 		body = removeNestedAnalysis(body);
 		body = trimTagLines(body, this.nel);
 		const nlOnly = this.nlOnly;
-		return { body, closed, start: this.tags.start(i), sections: sectionCount(body), degenerate: !hasContent(body, nlOnly) || isTemplate(body, nlOnly) };
+		if (!hasContent(body, nlOnly) || isTemplate(body, nlOnly)) return undefined;
+		return { body, closed, start: this.tags.start(i), sections: sectionCount(body) };
 	}
 
-	cutRegions(from: number, to: number, rs: Region[], code: Region[]): string {
+	cutRegions(from: number, to: number, rs: Region[], code: Spans): string {
 		const text = this.text;
 		let out = "";
 		let cut = false;
 		for (let i = searchRegions(rs, from); i < rs.length && at(rs, i).start < to; i++) {
-			if (code.length > 0 && inRegions(code, at(rs, i).start)) continue;
+			if (code.n > 0 && code.contains(at(rs, i).start)) continue;
 			cut = true;
 			if (at(rs, i).start > from) out += text.slice(from, at(rs, i).start);
 			from = Math.max(from, at(rs, i).end);
@@ -936,7 +1012,7 @@ class Scan {
 					if (closeAt < 0) closeAt = text.length;
 				}
 				if (closeAt !== failedClose) {
-					const body = trimRobust(this.cutRegions(end, closeAt, analysis, []), this.nel);
+					const body = trimRobust(this.cutRegions(end, closeAt, analysis, NO_SPANS), this.nel);
 					if (hasContent(body, this.nlOnly)) return body;
 					failedClose = closeAt;
 				}
@@ -947,7 +1023,7 @@ class Scan {
 			if (next >= 0 && !headingTried[after] && isSummaryLabel(text, a, b)) {
 				headingTried[after] = true;
 				const to = after === 1 ? lastAnalysis : text.length;
-				const body = trimRobust(this.cutRegions(next, Math.max(next, to), analysis, []), this.nel);
+				const body = trimRobust(this.cutRegions(next, Math.max(next, to), analysis, NO_SPANS), this.nel);
 				if (hasContent(body, this.nlOnly) && sectionCount(body, 3) >= 3) return body;
 			}
 			start = next;
@@ -965,7 +1041,7 @@ class Scan {
 				break;
 			}
 		}
-		const body = trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, [])), this.nel);
+		const body = trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, NO_SPANS)), this.nel);
 		if (!hasProse(body, this.nlOnly) || isToolCall(body, this.nlOnly) || isRefusal(body)) return undefined;
 		return body;
 	}
