@@ -57,13 +57,12 @@ func (f *fast) extract() (Extraction, bool) {
 		if tags > pos/32+64 {
 			return Extraction{}, false // a loop of mentions, not prose that mentions tags
 		}
-		k := strings.IndexByte(text[pos:], '<')
-		if k < 0 {
+		i := nextTagStart(text, pos)
+		if i < 0 {
 			f.steps += len(text) - pos
 			break
 		}
-		f.steps += k + 1
-		i := pos + k
+		f.steps += i + 1 - pos
 		t, ok, giveUp := f.parse(i)
 		if giveUp {
 			return Extraction{}, false

@@ -61,7 +61,7 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if between := sc.text[t.end:u.start]; !asciiBlank(between) && trimRobust(between, sc.nel) != "" || sc.details && sc.afterDetails(u) {
+	if between := sc.text[t.end:u.start]; !asciiBlank(between) && !terminatorsOnly(between, sc.nel) && trimRobust(between, sc.nel) != "" || sc.details && sc.afterDetails(u) {
 		return false
 	}
 	sc.steps++
@@ -76,6 +76,27 @@ func asciiBlank(s string) bool {
 		case ' ', '\t', '\n', '\v', '\f', '\r':
 		default:
 			return false
+		}
+	}
+	return true
+}
+
+// terminatorsOnly reports whether s holds only ASCII blanks and line terminators (U+0085
+// where nel says it is one), which trimRobust removes whole: the gap between two openers of
+// a loop whose lines end otherwise than with "\n", checked without TrimFunc.
+func terminatorsOnly(s string, nel bool) bool {
+	for i := 0; i < len(s); {
+		switch {
+		case asciiSpace(s[i]):
+			i++
+		case s[i] == 0xc2 && !nel:
+			return false
+		default:
+			n := TerminatorLen(s, i)
+			if n == 0 {
+				return false
+			}
+			i += n
 		}
 	}
 	return true

@@ -47,17 +47,25 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			start = sc.lineStartAfter(start+k, start)
 		}
 		// A line that opens with a tag is no marker line (markerStart('<') is false), and one
-		// whose tag is followed by "\n" ends there: a tag never spans a line end. A loop of
-		// tag lines is passed without searching for its line ends.
+		// whose tag is followed by a line terminator ends there: a tag never spans a line
+		// end. A loop of tag lines is passed without searching for its line ends.
 		if start < len(text) && text[start] == '<' {
 			for ti < len(tags) && int(tags[ti].start) < start {
 				ti++ // each tag is passed once over the scan
 			}
 			if ti < len(tags) && int(tags[ti].start) == start {
-				if e := int(tags[ti].end); e < len(text) && text[e] == '\n' {
-					sc.steps += e + 1 - start
-					start = e + 1
-					continue
+				if e := int(tags[ti].end); e < len(text) {
+					n := 0
+					if text[e] == '\n' {
+						n = 1
+					} else if !sc.simple {
+						n = terminatorLen(text, e, sc.nel)
+					}
+					if n > 0 {
+						sc.steps += e + n - start
+						start = e + n
+						continue
+					}
 				}
 			}
 		}
@@ -317,32 +325,31 @@ func isToolCall(body string) bool {
 
 var toolCallOpeners = [...]string{"<function_calls", "<invoke", "<tool_call", "<tool_use"}
 
-// mayHoldToolCall reports whether body holds a '{', a markup prefix of toolCallOpeners
-// (any case) or more than 16 '<': false means that no line of body is a tool call. Past 16
-// '<' the line-by-line pass is left to decide, so that a line of many tags costs no more
-// than it did before this search.
+// mayHoldToolCall reports whether body holds a '{' or a markup prefix of toolCallOpeners
+// (any case): false means that no line of body is a tool call.
 func mayHoldToolCall(body string) bool {
-	for at, n := 0, 0; ; at, n = at+1, n+1 {
-		k := strings.IndexByte(body[at:], '<')
-		if k < 0 {
-			return strings.IndexByte(body, '{') >= 0
+	if strings.IndexByte(body, '{') >= 0 {
+		return true
+	}
+	for at := 0; ; at++ {
+		if at = nextLtBefore(body, at, &toolCallStart); at < 0 {
+			return false
 		}
-		if n == 16 {
-			return true
-		}
-		at += k
-		if at+1 < len(body) {
-			switch body[at+1] | 0x20 { // the letter after '<' of each prefix: f, i, t
-			case 'f', 'i', 't':
-				for _, p := range toolCallOpeners {
-					if hasPrefixFold(body[at:], p) {
-						return true
-					}
-				}
+		for _, p := range toolCallOpeners {
+			if hasPrefixFold(body[at:], p) {
+				return true
 			}
 		}
 	}
 }
+
+// toolCallStart holds the letters after the '<' of toolCallOpeners, in either case: f, i, t.
+var toolCallStart = func() (t [256]bool) {
+	for _, c := range "fFiItT" {
+		t[c] = true
+	}
+	return t
+}()
 
 // isRefusal reports a text that opens by declining to summarize.
 func isRefusal(body string) bool {

@@ -154,14 +154,31 @@ func (sc *scan) lineEnd(i int) int {
 		sc.steps += k
 		return i + k
 	}
-	for j := i; j < len(sc.text); j++ {
-		sc.steps++
-		if terminatorLen(sc.text, j, sc.nel) > 0 {
+	lead := &terminatorLead[0]
+	if sc.nel {
+		lead = &terminatorLead[1]
+	}
+	s := sc.text
+	for j := i; j < len(s); j++ {
+		if lead[s[j]] && terminatorLen(s, j, sc.nel) > 0 {
+			sc.steps += j - i + 1
 			return j
 		}
 	}
-	return len(sc.text)
+	sc.steps += len(s) - i
+	return len(s)
 }
+
+// terminatorLead holds the bytes a line terminator starts with: "\n", "\r", the E2 of U+2028
+// and U+2029, and in [1], where U+0085 ends lines, its C2. A byte outside it needs no
+// terminatorLen.
+var terminatorLead = func() (t [2][256]bool) {
+	for _, c := range []byte{'\n', '\r', 0xe2} {
+		t[0][c], t[1][c] = true, true
+	}
+	t[1][0xc2] = true
+	return t
+}()
 
 // lineStart returns the start of the line holding position i, looking back no further
 // than lo (a known line start at or before i).
@@ -171,14 +188,25 @@ func (sc *scan) lineStart(i, lo int) int {
 		sc.steps += i - lo - k
 		return lo + k + 1
 	}
+	s := sc.text
 	for j := i; j > lo; j-- {
-		sc.steps++
-		if sc.endsTerminator(j) {
+		if terminatorLast[s[j-1]] && sc.endsTerminator(j) {
+			sc.steps += i - j + 1
 			return j
 		}
 	}
+	sc.steps += i - lo
 	return lo
 }
+
+// terminatorLast holds the bytes a line terminator ends with: "\n", "\r", the 85 of U+0085,
+// the A8 and A9 of U+2028 and U+2029.
+var terminatorLast = func() (t [256]bool) {
+	for _, c := range []byte{'\n', '\r', 0x85, 0xa8, 0xa9} {
+		t[c] = true
+	}
+	return t
+}()
 
 // lineStartAfter is lineStart for a scan that moves forward: lo is the line after the
 // last one it looked at, so that a vectorised search per line (LastIndexByte reads byte by
@@ -261,14 +289,13 @@ func (sc *scan) scanTags() {
 	gtNext, ltNext := -1, -1              // the next '>' and '<' at or after a position of the current line
 	prev := -1                            // index of the previous tag on the current line
 	for pos := 0; pos < len(text); {
-		k := strings.IndexByte(text[pos:], '<')
-		if k < 0 {
+		i := nextTagStart(text, pos) // a '<' that starts no tag, nor <details, is passed without reading its line
+		if i < 0 {
 			sc.steps += len(text) - pos
 			break
 		}
-		sc.steps += k + 1
-		i := pos + k
-		if sc.shortcuts && sc.simple && i >= lineEnd && (i == 0 || text[i-1] == '\n') {
+		sc.steps += i + 1 - pos
+		if sc.shortcuts && i >= lineEnd && (i == 0 || text[i-1] == '\n' || !sc.simple && sc.endsTerminator(i)) {
 			if t, ok := sc.lineTag(i); ok {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
@@ -341,9 +368,99 @@ func (sc *scan) scanTags() {
 	}
 }
 
-// lineTag reads the tag at text[i], the start of a line of a text whose only line
-// terminator is "\n", when it is written without blanks and ends its line: <summary>,
-// </analysis>. It returns the tag with the flags scanTags gives it (at the start and the end
+// nextTagStart returns the position of the first '<' at or after pos that may start a tag
+// or "<details" (mayStartTag), or -1: in one small loop, so that a text of '<' that start
+// nothing (a line of them, one on each line) costs a few instructions a byte.
+func nextTagStart(text string, pos int) int {
+	k := strings.IndexByte(text[pos:], '<')
+	if k < 0 {
+		return -1
+	}
+	for i := pos + k; ; {
+		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || mayStartTag(text, i)) {
+			return i // a letter after '<' is one tagStartByte holds: a name may start there
+		}
+		// As nextLtBefore: the next 16 bytes by hand, then a vectorised search.
+		end := min(i+17, len(text))
+		for i++; i < end && text[i] != '<'; i++ {
+		}
+		if i == end {
+			if i == len(text) {
+				return -1
+			}
+			if k = strings.IndexByte(text[i:], '<'); k < 0 {
+				return -1
+			}
+			i += k
+		}
+	}
+}
+
+// nextLtBefore returns the position of the first '<' at or after pos that a byte of set
+// follows, or -1. After a '<' it passes over, it reads up to 16 bytes itself before the
+// next vectorised search, whose setup costs more than a dense run of '<' does.
+func nextLtBefore(text string, pos int, set *[256]bool) int {
+	k := strings.IndexByte(text[pos:], '<')
+	if k < 0 {
+		return -1
+	}
+	for i := pos + k; ; {
+		if i+1 < len(text) && set[text[i+1]] {
+			return i
+		}
+		end := min(i+17, len(text))
+		for i++; i < end && text[i] != '<'; i++ {
+		}
+		if i == end {
+			if i == len(text) {
+				return -1
+			}
+			if k = strings.IndexByte(text[i:], '<'); k < 0 {
+				return -1
+			}
+			i += k
+		}
+	}
+}
+
+// tagStartByte holds the bytes that may follow the '<' of a tag or of "<details": blanks, '/'
+// and the first letters that mayStartTag accepts.
+var tagStartByte = func() (t [256]bool) {
+	for c := range 256 {
+		switch byte(c) | 0x20 {
+		case 's', 'a', 't', 'e', 'd':
+			t[c] = true
+		}
+	}
+	t[' '], t['\t'], t['/'] = true, true, true
+	return t
+}()
+
+// mayStartTag reports whether the '<' at text[i] may start a tag or "<details": the first
+// letter of a tag's name (after blanks and '/', which parseTag skips as well) is s, a, t or
+// e in any case (summary, its misspellings, which keep "su", analysis, think, thinking,
+// example). A '<' followed by anything else is passed without reading its line.
+func mayStartTag(text string, i int) bool {
+	j := i + 1
+	if j < len(text) && text[j]|0x20 == 'd' {
+		return true
+	}
+	j = skipBlanks(text, j)
+	if j < len(text) && text[j] == '/' {
+		j = skipBlanks(text, j+1)
+	}
+	if j >= len(text) {
+		return false
+	}
+	switch text[j] | 0x20 {
+	case 's', 'a', 't', 'e':
+		return true
+	}
+	return false
+}
+
+// lineTag reads the tag at text[i], the start of a line, when it is written without blanks
+// and ends its line: <summary>, </analysis>. It returns the tag with the flags scanTags gives it (at the start and the end
 // of its line, no code span, nothing before it), and false for anything else, which
 // scanTags reads the long way.
 func (sc *scan) lineTag(i int) (tag, bool) {
@@ -372,7 +489,7 @@ func (sc *scan) lineTag(i int) (tag, bool) {
 		}
 		t.name = name
 	}
-	if k+1 < len(text) && text[k+1] != '\n' {
+	if k+1 < len(text) && text[k+1] != '\n' && (sc.simple || terminatorLen(text, k+1, sc.nel) == 0) {
 		return tag{}, false
 	}
 	sc.steps += k + 1 - i
@@ -600,7 +717,7 @@ func (sc *scan) lineBounds(start int) (end, next int) {
 		end = sc.lineEnd(start)
 		return end, sc.nextLine(end)
 	}
-	k := strings.IndexByte(sc.text[start:], '\n')
+	k := indexByteNear(sc.text[start:], '\n')
 	if k < 0 {
 		sc.steps += len(sc.text) - start
 		return len(sc.text), -1

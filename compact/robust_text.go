@@ -62,3 +62,22 @@ func repeatedLines(s string, at, p int) int {
 	}
 	return good / p
 }
+
+// indexByteNear is strings.IndexByte for a search that often ends within a few bytes (the
+// next '<' of a line of them, the end of a short line): it reads up to 16 bytes itself
+// before it calls the vectorised search, whose setup costs more than they do.
+func indexByteNear(s string, c byte) int {
+	n := min(len(s), 16)
+	for i := 0; i < n; i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	if n == len(s) {
+		return -1
+	}
+	if k := strings.IndexByte(s[n:], c); k >= 0 {
+		return n + k
+	}
+	return -1
+}

@@ -16,6 +16,9 @@
 #   redaction   docs/commands/record.md: the redactor on its labelled set (TestLabelledSet)
 #   robustts    docs/robust.md: robust.ts under Node beside the Go robust, family by family
 #               (scripts/bench-robust-ts.sh; needs node)
+#   robust      docs/robust.md: robust's and seed's instructions on every benchmark input and
+#               family (scripts/robust-instructions.sh; needs valgrind, takes minutes; not in
+#               the default list)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +27,7 @@ file_of() {
 	reference | extractors | score | pipeline) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
 	robustts) echo docs/robust.md ;;
+	robust) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
 	esac
 }
@@ -84,6 +88,9 @@ measure() {
 		;;
 	robustts)
 		scripts/bench-robust-ts.sh
+		;;
+	robust)
+		scripts/robust-instructions.sh
 		;;
 	redaction)
 		go test -count=1 -v -run '^TestLabelledSet$' ./internal/redact |

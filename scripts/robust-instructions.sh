@@ -1,7 +1,10 @@
 #!/bin/sh
 # robust-instructions.sh: instructions robust and seed execute on each benchmark input, counted
 # by valgrind's callgrind (deterministic for a binary and input, whatever else the machine
-# runs), at 100 KB and 1 MB for the families, as a Markdown table. Needs valgrind.
+# runs), at 100 KB and 1 MB for the families, as a Markdown table, with robust's instructions
+# and bytes allocated per input byte at 1 MB (the floor of issue 26: at most 150 instructions
+# and 8 bytes a byte). Needs valgrind. scripts/doc-tables.sh robust writes it into
+# docs/robust.md.
 #
 #   scripts/robust-instructions.sh [INPUT...]     (default: the corpus, the benchmark inputs, every family)
 set -eu
@@ -11,35 +14,42 @@ bin=$(mktemp -d)/icount
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 go build -o "$bin" ./internal/cmd/icount
 
-# count INPUT SIZE EXTRACTOR: instructions inside icount's measured function.
+# count INPUT SIZE EXTRACTOR: "instructions bytes allocated" inside icount's measured function.
 count() {
 	out=$(dirname "$bin")/cg.out
 	# Go's signals and goroutines upset callgrind: one thread, no preemption, no collector.
-	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind --callgrind-out-file="$out" \
-		--toggle-collect='main.measured' "$bin" -input "$1" -size "$2" -extractor "$3" >/dev/null 2>"$out.err" ||
+	line=$(GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 GOGC=off valgrind --tool=callgrind --callgrind-out-file="$out" \
+		--toggle-collect='main.measured' "$bin" -input "$1" -size "$2" -extractor "$3" 2>"$out.err") ||
 		{ cat "$out.err" >&2; exit 1; }
-	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out.err"
+	n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out.err")
+	[ -n "$n" ] && [ "$n" -gt 0 ] || { echo "robust-instructions.sh: callgrind counted nothing for $1 $2 $3" >&2; cat "$out.err" >&2; exit 1; }
+	echo "$n $(echo "$line" | sed -n 's/.* texts \([0-9]*\) bytes,.*allocated \([0-9]*\) bytes$/\1 \2/p')"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else if (a / b >= 100) printf "%.0fx", a / b; else printf "%.1fx", a / b }'; }
 million() { awk -v a="$1" 'BEGIN { if (a >= 1e6) printf "%.1f M", a / 1e6; else if (a >= 1e3) printf "%.1f K", a / 1e3; else printf "%d", a }'; }
+perbyte() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 
 inputs=${*:-"corpus typical-20KB typical-200KB $("$bin" -list)"}
-echo "| input | seed 100 KB | robust 100 KB | seed 1 MB | robust 1 MB | robust / seed at 1 MB | robust 1 MB / 100 KB |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| input | seed 100 KB | robust 100 KB | seed 1 MB | robust 1 MB | robust instructions / byte | robust bytes allocated / byte | robust / seed at 1 MB | robust 1 MB / 100 KB |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for in in $inputs; do
 	case $in in
 	corpus | typical-*)
-		s=$(count "$in" 0 seed)
-		r=$(count "$in" 0 robust)
-		echo "| $in | | | $(million "$s") | $(million "$r") | $(ratio "$r" "$s") | |"
+		set -- $(count "$in" 0 seed)
+		s=$1
+		set -- $(count "$in" 0 robust)
+		echo "| $in | | | $(million "$s") | $(million "$1") | $(perbyte "$1" "$2") | $(perbyte "$3" "$2") | $(ratio "$1" "$s") | |"
 		;;
 	*)
-		s1=$(count "$in" 102400 seed)
-		r1=$(count "$in" 102400 robust)
-		s2=$(count "$in" 1048576 seed)
-		r2=$(count "$in" 1048576 robust)
-		echo "| $in | $(million "$s1") | $(million "$r1") | $(million "$s2") | $(million "$r2") | $(ratio "$r2" "$s2") | $(ratio "$r2" "$r1") |"
+		set -- $(count "$in" 102400 seed)
+		s1=$1
+		set -- $(count "$in" 102400 robust)
+		r1=$1
+		set -- $(count "$in" 1048576 seed)
+		s2=$1
+		set -- $(count "$in" 1048576 robust)
+		echo "| $in | $(million "$s1") | $(million "$r1") | $(million "$s2") | $(million "$1") | $(perbyte "$1" "$2") | $(perbyte "$3" "$2") | $(ratio "$1" "$s2") | $(ratio "$1" "$r1") |"
 		;;
 	esac
 done

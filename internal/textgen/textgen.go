@@ -212,13 +212,16 @@ func Families(size int) []BenchInput {
 		{"mentions", mentions(size, "</summary>\n")},
 		{"mentions-unclosed", mentions(size, "")},
 		// A '<' that starts no tag, alone on each line or as a line of them; a fence left open
-		// before a loop of openers; the mentions answer with each line terminator robust
-		// reads besides "\n" (U+0085 ends lines only in a text with no "\n" or "\r").
+		// before a loop of openers; the line terminators robust reads besides "\n", in a loop
+		// of openers and in the mentions answer (U+0085 ends lines only in a text with no
+		// "\n" or "\r").
 		{"bare-lt-lines", repeat("<\n")},
 		{"lt-line", oneLine("<", "\n")},
 		{"unclosed-fence-openers", "```\n" + repeat("<summary>\n")},
+		{"summary-openers-crlf", repeat("<summary>\r\n")},
+		{"summary-openers-nel", repeat("<summary>\u0085")},
+		{"summary-openers-ls", repeat("<summary>\u2028")},
 		{"mentions-crlf", strings.ReplaceAll(mentions(size, "</summary>\n"), "\n", "\r\n")},
-		{"mentions-nel", strings.ReplaceAll(mentions(size, "</summary>\n"), "\n", "\u0085")},
 		{"mentions-ls", strings.ReplaceAll(mentions(size, "</summary>\n"), "\n", "\u2028")},
 	}
 }

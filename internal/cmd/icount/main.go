@@ -1,6 +1,7 @@
 // Command icount runs one extractor once on one benchmark input, inside a function that
 // scripts/robust-instructions.sh has callgrind count the instructions of: a measure of
-// robust's cost beside seed's that does not depend on what else the machine is doing.
+// robust's cost beside seed's that does not depend on what else the machine is doing. It
+// prints the bytes the extraction allocated too.
 //
 //	go run ./internal/cmd/icount -input fences -size 1048576 -extractor robust
 //
@@ -12,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
@@ -56,7 +58,11 @@ func main() {
 	for _, t := range texts {
 		bytes += len(t)
 	}
-	fmt.Printf("%s %d texts %d bytes, %s found %d\n", *input, len(texts), bytes, e.Name, measured(e, texts))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	found := measured(e, texts)
+	runtime.ReadMemStats(&after)
+	fmt.Printf("%s %d texts %d bytes, %s found %d, allocated %d bytes\n", *input, len(texts), bytes, e.Name, found, after.TotalAlloc-before.TotalAlloc)
 }
 
 func inputs(name string, size int) ([]string, error) {
