@@ -443,6 +443,22 @@ class Spans {
 // NO_SPANS is an empty Spans that is never pushed to.
 const NO_SPANS = new Spans();
 
+// nextTagStart returns the first '<' at or after pos that may start a tag, or -1. A tag's
+// name, after blanks and a '/', follows its '<': a '<' before anything else (a comparison,
+// a bare '<' on its line) starts none and needs no line. After such a '<' the next is
+// looked for here while they come close together (a line of '<'), else by indexOf.
+function nextTagStart(text: string, pos: number): number {
+	for (let i = text.indexOf("<", pos); i >= 0; ) {
+		const c = text.charCodeAt(i + 1);
+		if (isASCIILetter(c) || c === 32 || c === 9 || c === SLASH) return i;
+		const near = Math.min(text.length, i + 64);
+		let k = i + 1;
+		while (k < near && text.charCodeAt(k) !== LT) k++;
+		i = k < near ? k : text.indexOf("<", k);
+	}
+	return -1;
+}
+
 class Scan {
 	readonly text: string;
 	readonly nel: boolean;
@@ -528,15 +544,8 @@ class Scan {
 		let tickAt = -1; // the next '`' of the text at or after tickPos (text.length for none)
 		let prevEnd = -1; // the end of the last closer on the line, -1 for none
 		for (let pos = 0; pos < text.length; ) {
-			const i = text.indexOf("<", pos);
+			const i = nextTagStart(text, pos);
 			if (i < 0) break;
-			// A tag's name, after blanks and a '/', follows its '<': a '<' before anything else
-			// (a comparison, a bare '<' on its line) starts none, and needs no line.
-			const c = text.charCodeAt(i + 1);
-			if (!isASCIILetter(c) && c !== 32 && c !== 9 && c !== SLASH) {
-				pos = i + 1;
-				continue;
-			}
 			if (i >= lineEnd) {
 				const lo = lineEnd >= 0 ? this.nextLine(lineEnd) : 0;
 				lineStart = this.lineStart(i, lo);
@@ -998,6 +1007,12 @@ class Scan {
 					}
 				}
 			}
+			if (this.simple && !markerStart(text.charCodeAt(start))) {
+				// Go to the next line that starts as a marker line may ("\n" ends every line).
+				const m = markerLine(text, start);
+				if (m < 0) break;
+				start = m;
+			}
 			const end = this.lineEnd(start);
 			const next = this.nextLine(end);
 			if (start === end || !markerStart(text.charCodeAt(start)) || inRegions(analysis, start)) {
@@ -1270,6 +1285,15 @@ function markerStart(c: number): boolean {
 	return c >= 0x80;
 }
 
+// markerLine returns the start of the first line after from, in a text whose lines end
+// with "\n" alone, that starts with a markerStart character, or -1.
+function markerLine(text: string, from: number): number {
+	const re = /\n[\t\v\f #*:_[sS\u0080-\uffff]/g;
+	re.lastIndex = from;
+	const m = re.exec(text);
+	return m === null ? -1 : m.index + 1;
+}
+
 // isSummaryLabel: s[i:j] (trimmed) is a Summary heading or label: "## Summary", "**Summary:**".
 function isSummaryLabel(s: string, i: number, j: number): boolean {
 	return labelIs(s, i, j, "summary");
@@ -1317,7 +1341,9 @@ function repeatedLines(s: string, at: number, p: number): number {
 }
 
 function isToolCall(body: string, nlOnly: boolean): boolean {
-	if (body.indexOf("<") < 0 && body.indexOf("{") < 0) return false;
+	// Such a line holds one of the markup prefixes at a '<', or a '{': a body with neither is
+	// answered without splitting it into lines.
+	if (body.indexOf("{") < 0 && !/<(?:function_calls|invoke|tool_call|tool_use)/i.test(body)) return false; // ASCII case only: no u flag
 	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
 		j = lineEndAt(body, i, nlOnly);
 		const b = trimEnd(body, i, j, GO);
@@ -1407,7 +1433,7 @@ function fastBlock(text: string): string | undefined | typeof GIVE_UP {
 	let lastEnd = -1; // the end of the previous tag where it is a closer
 	for (let pos = 0; pos < text.length; ) {
 		if (tags > pos / 32 + 64) return GIVE_UP; // a loop of mentions, not prose that mentions tags
-		const i = text.indexOf("<", pos);
+		const i = nextTagStart(text, pos);
 		if (i < 0) break;
 		// The tag at i, read as Scan.parseTag reads it: blanks never end a line, so the
 		// line's end needs no search.
