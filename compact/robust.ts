@@ -164,10 +164,9 @@ const equalFoldAt = (s: string, i: number, j: number, p: string): boolean => j -
 // indexBracketCloser returns the index of the first "[/summary]", in any ASCII case, at or
 // after from, or -1.
 function indexBracketCloser(s: string, from: number): number {
-	const re = /\[\/summary\]/gi; // ASCII case only: no u flag
-	re.lastIndex = from;
-	const m = re.exec(s);
-	return m === null ? -1 : m.index;
+	// "[/" has no case: each match starts with it as written.
+	for (let k = s.indexOf("[/", from); k >= 0; k = s.indexOf("[/", k + 2)) if (foldAt(s, k, "[/summary]")) return k;
+	return -1;
 }
 
 // countUpTo returns the number of non-overlapping sub in s from index from, counting no
@@ -222,6 +221,23 @@ function lineEndAt(s: string, i: number, nlOnly: boolean): number {
 function nextLineAt(s: string, end: number): number {
 	if (end >= s.length) return s.length + 1;
 	return end + (s.charCodeAt(end) === CR && s.charCodeAt(end + 1) === NL ? 2 : 1);
+}
+
+// LineEnds: which line terminators a text holds, read once for the whole extraction.
+interface LineEnds {
+	nl: boolean;
+	cr: boolean;
+	nel: boolean; // U+0085
+	sep: boolean; // U+2028 or U+2029
+}
+
+function lineEndsOf(text: string): LineEnds {
+	return {
+		nl: text.indexOf("\n") >= 0,
+		cr: text.indexOf("\r") >= 0,
+		nel: text.indexOf("\u0085") >= 0,
+		sep: text.indexOf("\u2028") >= 0 || text.indexOf("\u2029") >= 0,
+	};
 }
 
 // onlyNewlines reports whether s holds no line terminator but "\n".
@@ -482,14 +498,11 @@ class Scan {
 	private parsedName: Name = Name.Summary;
 	private parsedKind: Kind = Kind.Opener;
 
-	constructor(text: string) {
+	constructor(text: string, ends: LineEnds) {
 		this.text = text;
-		const cr = text.indexOf("\r") >= 0;
-		const nel = text.indexOf("\u0085") >= 0;
-		const sep = text.indexOf("\u2028") >= 0 || text.indexOf("\u2029") >= 0;
-		this.nel = nel && !cr && text.indexOf("\n") < 0;
-		this.simple = !this.nel && !cr && !sep;
-		this.nlOnly = this.simple && !nel;
+		this.nel = ends.nel && !ends.cr && !ends.nl;
+		this.simple = !this.nel && !ends.cr && !ends.sep;
+		this.nlOnly = this.simple && !ends.nel;
 		this.scanTags();
 		this.scanFences();
 	}
@@ -1239,7 +1252,10 @@ function isHeadingOnly(s: string, i: number, j: number): boolean {
 
 // rule "Echoed templates": a body made of the prompt's placeholders.
 function isTemplate(body: string, nlOnly: boolean): boolean {
-	if (countUpTo(body, "]", 0, 3) < 3) return false;
+	// Each placeholder line ends with a ']': once the other lines are as many as the ']' of
+	// the body, the placeholders cannot outnumber them.
+	const brackets = countUpTo(body, "]", 0, body.length);
+	if (brackets < 3) return false;
 	let placeholders = 0;
 	let content = 0;
 	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
@@ -1251,7 +1267,7 @@ function isTemplate(body: string, nlOnly: boolean): boolean {
 		a = trimStart(body, a, b, GO);
 		if (a === b || isHeadingOnly(body, a, b)) continue;
 		if (isPlaceholder(body, a, b)) placeholders++;
-		else content++;
+		else if (++content >= brackets) return false;
 	}
 	return placeholders >= 3 && placeholders > content;
 }
@@ -1379,7 +1395,7 @@ function tagIndex(s: string, tag: string): [number, number] {
 // alone on their lines, "\n" line ends) fixes where the seed's pattern
 // /^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m matches, so the summary is
 // read off the tags' positions.
-function wellFormed(text: string): string | undefined {
+function wellFormed(text: string, ends: LineEnds): string | undefined {
 	const s = text.trim();
 	const [open, opens] = tagIndex(s, "<summary>");
 	if (opens !== 1) return undefined;
@@ -1387,7 +1403,7 @@ function wellFormed(text: string): string | undefined {
 	if (closes !== 1 || close + "</summary>".length !== s.length || close < open) return undefined;
 	const [, analyses] = tagIndex(s, "<analysis>");
 	const [aclose, aclosers] = tagIndex(s, "</analysis>");
-	if (analyses > 1 || aclosers !== analyses || !onlyNewlines(s)) return undefined;
+	if (analyses > 1 || aclosers !== analyses || ((ends.cr || ends.nel || ends.sep) && !onlyNewlines(s))) return undefined;
 	if (analyses === 1 && (!s.startsWith("<analysis>\n") || s.charCodeAt(aclose - 1) !== NL || s.charCodeAt(aclose + "</analysis>".length) !== NL || aclose > open))
 		return undefined;
 	// Each tag alone on its line: "\n<summary>\n" ... "\n</summary>", at the end.
@@ -1424,8 +1440,8 @@ const FAST_WALK = 64;
 const GIVE_UP = null;
 
 // fastBlock returns the summary of text, undefined for none, or GIVE_UP.
-function fastBlock(text: string): string | undefined | typeof GIVE_UP {
-	if (text.indexOf("\n") < 0) return GIVE_UP; // with a "\n" somewhere, U+0085 is no line terminator
+function fastBlock(text: string, ends: LineEnds): string | undefined | typeof GIVE_UP {
+	if (!ends.nl) return GIVE_UP; // with a "\n" somewhere, U+0085 is no line terminator
 	// The structural tags, in text order: start, end, name, kind, at line start.
 	const st = new Int32Array(4 * 5);
 	let n = 0;
@@ -1492,7 +1508,7 @@ function fastBlock(text: string): string | undefined | typeof GIVE_UP {
 	let body = trimRobust(text.slice(at32(st, open * 5 + 1), at32(st, close * 5)), false);
 	body = stripWrapperFence(body);
 	body = removeNestedAnalysis(body);
-	const nlOnly = onlyNewlines(body);
+	const nlOnly = !(ends.cr || ends.nel || ends.sep) || onlyNewlines(body);
 	if (!hasContent(body, nlOnly) || isTemplate(body, nlOnly)) return GIVE_UP;
 	return body;
 }
@@ -1528,11 +1544,12 @@ function fastBlanksAfter(text: string, e: number): number {
  * none. Same signature as the seed module's extractSummary.
  */
 export function extractSummary(text: string): string | undefined {
-	const wf = wellFormed(text);
+	const ends = lineEndsOf(text);
+	const wf = wellFormed(text, ends);
 	if (wf !== undefined) return wf;
-	const fast = fastBlock(text);
+	const fast = fastBlock(text, ends);
 	if (fast !== GIVE_UP) return fast;
-	const sc = new Scan(text);
+	const sc = new Scan(text, ends);
 	const { analysis, examples } = sc.regions();
 	let { best, seen } = sc.blocks(analysis, examples, false);
 	if (best === undefined && sc.inlineOpeners > 0) {
