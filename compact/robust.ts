@@ -164,9 +164,10 @@ const equalFoldAt = (s: string, i: number, j: number, p: string): boolean => j -
 // indexBracketCloser returns the index of the first "[/summary]", in any ASCII case, at or
 // after from, or -1.
 function indexBracketCloser(s: string, from: number): number {
-	// "[/" has no case: each match starts with it as written.
-	for (let k = s.indexOf("[/", from); k >= 0; k = s.indexOf("[/", k + 2)) if (foldAt(s, k, "[/summary]")) return k;
-	return -1;
+	const re = /\[\/summary\]/gi; // ASCII case only: no u flag
+	re.lastIndex = from;
+	const m = re.exec(s);
+	return m === null ? -1 : m.index;
 }
 
 // countUpTo returns the number of non-overlapping sub in s from index from, counting no
@@ -229,6 +230,7 @@ interface LineEnds {
 	cr: boolean;
 	nel: boolean; // U+0085
 	sep: boolean; // U+2028 or U+2029
+	lt: number; // the first '<', -1 for none: no tag
 }
 
 function lineEndsOf(text: string): LineEnds {
@@ -237,6 +239,7 @@ function lineEndsOf(text: string): LineEnds {
 		cr: text.indexOf("\r") >= 0,
 		nel: text.indexOf("\u0085") >= 0,
 		sep: text.indexOf("\u2028") >= 0 || text.indexOf("\u2029") >= 0,
+		lt: text.indexOf("<"),
 	};
 }
 
@@ -503,7 +506,7 @@ class Scan {
 		this.nel = ends.nel && !ends.cr && !ends.nl;
 		this.simple = !this.nel && !ends.cr && !ends.sep;
 		this.nlOnly = this.simple && !ends.nel;
-		this.scanTags();
+		if (ends.lt >= 0) this.scanTags(ends.lt);
 		this.scanFences();
 	}
 
@@ -545,7 +548,8 @@ class Scan {
 	}
 
 	// rule "Tags": every tag of the text, each '<' read once, with where it stands on its line.
-	private scanTags(): void {
+	// scanTags reads the tags from the first '<', at from.
+	private scanTags(from: number): void {
 		const text = this.text;
 		let lineEnd = -1;
 		let lineStart = 0;
@@ -556,7 +560,7 @@ class Scan {
 		let ticks = 0; // the '`' on the line before tickPos
 		let tickAt = -1; // the next '`' of the text at or after tickPos (text.length for none)
 		let prevEnd = -1; // the end of the last closer on the line, -1 for none
-		for (let pos = 0; pos < text.length; ) {
+		for (let pos = from; pos < text.length; ) {
 			const i = nextTagStart(text, pos);
 			if (i < 0) break;
 			if (i >= lineEnd) {
@@ -1396,6 +1400,7 @@ function tagIndex(s: string, tag: string): [number, number] {
 // /^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m matches, so the summary is
 // read off the tags' positions.
 function wellFormed(text: string, ends: LineEnds): string | undefined {
+	if (ends.lt < 0) return undefined;
 	const s = text.trim();
 	const [open, opens] = tagIndex(s, "<summary>");
 	if (opens !== 1) return undefined;
@@ -1441,7 +1446,7 @@ const GIVE_UP = null;
 
 // fastBlock returns the summary of text, undefined for none, or GIVE_UP.
 function fastBlock(text: string, ends: LineEnds): string | undefined | typeof GIVE_UP {
-	if (!ends.nl) return GIVE_UP; // with a "\n" somewhere, U+0085 is no line terminator
+	if (!ends.nl || ends.lt < 0) return GIVE_UP; // with a "\n" somewhere, U+0085 is no line terminator
 	// The structural tags, in text order: start, end, name, kind, at line start.
 	const st = new Int32Array(4 * 5);
 	let n = 0;
