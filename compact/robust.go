@@ -18,8 +18,9 @@ func init() {
 // their lines) it returns exactly what ExtractSummary returns. It never loses a summary that
 // a careful reader sees, and never returns the text of a closed analysis block or a bare tag.
 // Its policy otherwise (tags, analysis, echoed templates, blocks, duplicates, truncation,
-// fences, no tags, trim) is written once, in docs/robust.md, which names the functions that
-// implement each rule; each of them names its rule.
+// fences, no tags, trim) is written in docs/robust.md, and each rule is implemented in one
+// file, robust_rule_NAME.go, headed by the rule in the same words (TestRobustRulesStated);
+// they read the tags, lines and fences that the scanner (robust_scan.go) finds.
 //
 // The common answer, one summary block with its tags alone on their lines, is recognised by
 // a fast path (robust_fast.go) that returns what the full scan returns; the rest goes
