@@ -6,12 +6,13 @@
 # process (internal/cmd/timerobust, scripts/time-robust-ts.mjs: on a shared machine wall
 # time measures the scheduler), alternately, ROUNDS times, and the table gives the median of
 # each and their ratio. Time at the two sizes shows whether robust.ts is linear.
-# Usage: scripts/bench-robust-ts.sh [ROUNDS]   (default 5; BUDGET: CPU milliseconds per
-# input and round, default 300)
+# Usage: scripts/bench-robust-ts.sh [ROUNDS]   (default 3; BUDGET: CPU milliseconds per
+# input and round, after a warm-up of twice that, default 50: on a loaded machine a CPU
+# millisecond takes many wall milliseconds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-5}
-budget=${BUDGET:-300}
+rounds=${1:-3}
+budget=${BUDGET:-50}
 command -v node > /dev/null || { echo "bench-robust-ts: node is not on PATH" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
