@@ -616,6 +616,18 @@ class Scan {
 	// tag's end and leaves its name and kind in parsedName and parsedKind, or returns -1.
 	private parseTag(i: number, end: number): number {
 		const text = this.text;
+		// The tags as the prompt writes them, read at once (no terminator can stand inside
+		// them, so they end before the line does).
+		if (text.startsWith("summary>", i + 1)) {
+			this.parsedName = Name.Summary;
+			this.parsedKind = Kind.Opener;
+			return i + "<summary>".length;
+		}
+		if (text.startsWith("/summary>", i + 1)) {
+			this.parsedName = Name.Summary;
+			this.parsedKind = Kind.Closer;
+			return i + "</summary>".length;
+		}
 		let j = skipBlanks(text, i + 1, end);
 		let kind: Kind = Kind.Opener;
 		if (j < end && text.charCodeAt(j) === SLASH) {
@@ -1011,22 +1023,23 @@ class Scan {
 				if (k < 0) break;
 				start = this.lineStart(k, start);
 			}
-			// A line that opens with a tag is no marker line, and one whose tag is followed by
-			// "\n" ends there (a tag never spans a line end): a loop of tag lines is passed
+			// A line that opens with a tag is no marker line, and one whose tag is followed by a
+			// line end ends there (a tag never spans a line end): a loop of tag lines is passed
 			// without searching for its line ends.
 			if (text.charCodeAt(start) === LT) {
 				while (ti < tags.n && tags.start(ti) < start) ti++;
 				if (ti < tags.n && tags.start(ti) === start) {
 					const e = tags.end(ti);
-					if (text.charCodeAt(e) === NL) {
-						start = e + 1;
+					const n = terminatorLen(text, e, this.nel);
+					if (n > 0) {
+						start = e + n;
 						continue;
 					}
 				}
 			}
-			if (this.simple && !markerStart(text.charCodeAt(start))) {
-				// Go to the next line that starts as a marker line may ("\n" ends every line).
-				const m = markerLine(text, start);
+			if (!markerStart(text.charCodeAt(start))) {
+				// Go to the next line that starts as a marker line may.
+				const m = markerLine(text, start, this.nel);
 				if (m < 0) break;
 				start = m;
 			}
@@ -1305,10 +1318,11 @@ function markerStart(c: number): boolean {
 	return c >= 0x80;
 }
 
-// markerLine returns the start of the first line after from, in a text whose lines end
-// with "\n" alone, that starts with a markerStart character, or -1.
-function markerLine(text: string, from: number): number {
-	const re = /\n[\t\v\f #*:_[sS\u0080-\uffff]/g;
+// markerLine returns the start of the first line after from that starts with a
+// markerStart character (or with a terminator: an empty line), or -1. U+0085 ends lines
+// where nel says so.
+function markerLine(text: string, from: number, nel: boolean): number {
+	const re = nel ? /[\n\r\u0085\u2028\u2029][\t\v\f #*:_[sS\u0080-\uffff]/g : /[\n\r\u2028\u2029][\t\v\f #*:_[sS\u0080-\uffff]/g;
 	re.lastIndex = from;
 	const m = re.exec(text);
 	return m === null ? -1 : m.index + 1;
