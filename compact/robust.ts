@@ -15,6 +15,10 @@
 // letter misspelled, right after a closing tag or after prose on a line; untagged answers
 // return their text minus analysis), and never returns the text of a closed analysis block
 // or a bare tag. It returns undefined where there is no summary.
+//
+// For speed (docs/robust.md measures it beside the Go robust) the text is read with
+// charCodeAt at integer indices, lines and trimmed ends are index ranges, and a string is
+// sliced only to make a candidate's body: no regular expression runs per line or per tag.
 
 // Plain const objects rather than const enums, so Node's type stripping runs this file.
 const Kind = { Opener: 0, Closer: 1 } as const;
@@ -30,21 +34,11 @@ const AT_LINE_START = 1;
 const AT_LINE_END = 2;
 const IN_CODE = 4;
 const AFTER_CLOSER = 8;
+const IN_ANALYSIS = 16; // inside an analysis block (Scan.regions)
+const DETAILS_READ = 32; // AFTER_DETAILS is known (Scan.afterDetails)
+const AFTER_DETAILS = 64;
 
-interface Tag {
-	start: number;
-	end: number;
-	line: number; // start of its line
-	name: Name;
-	kind: Kind;
-	flags: number;
-}
 
-interface FenceLine {
-	start: number;
-	end: number;
-	char: string;
-}
 
 interface Region {
 	start: number;
@@ -56,155 +50,335 @@ interface Candidate {
 	closed: boolean;
 	sections: number;
 	start: number;
-	degenerate: boolean;
 }
+
+// Character codes the scan compares with.
+const LT = 60; // <
+const GT = 62; // >
+const SLASH = 47;
+const TICK = 96; // `
+const TILDE = 126;
+const NL = 10;
+const CR = 13;
+const NEL = 0x85;
+const LS = 0x2028;
+const PS = 0x2029;
 
 // at returns xs[i]; every caller indexes within bounds, so undefined is a broken invariant.
 function at<T>(xs: ArrayLike<T>, i: number): T {
 	const x = xs[i];
-	if (x === undefined) throw new RangeError(`robust: index ${i} out of range [0, ${xs.length})`);
-	return x;
+	return x === undefined ? outOfRange(i, xs.length) : x;
 }
 
-function isJSSpace(c: string): boolean {
-	switch (c) {
-		case "\t":
-		case "\n":
-		case "\v":
-		case "\f":
-		case "\r":
-		case " ":
-		case "\u00a0":
-		case "\u1680":
-		case "\u2028":
-		case "\u2029":
-		case "\u202f":
-		case "\u205f":
-		case "\u3000":
-		case "\ufeff":
-			return true;
-	}
-	return c >= "\u2000" && c <= "\u200a" && c.length === 1;
+// at32 is at for an Int32Array: each kind of array its own function, so that the JIT reads
+// each with one kind of load.
+function at32(xs: Int32Array, i: number): number {
+	const x = xs[i];
+	return x === undefined ? outOfRange(i, xs.length) : x;
+}
+
+function at8(xs: Uint8Array, i: number): number {
+	const x = xs[i];
+	return x === undefined ? outOfRange(i, xs.length) : x;
+}
+
+function outOfRange(i: number, n: number): never {
+	throw new RangeError(`robust: index ${i} out of range [0, ${n})`);
+}
+
+// isJSSpace: what String.prototype.trim removes. NaN (a read past the end) is no space.
+function isJSSpace(c: number): boolean {
+	if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+	return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === LS || c === PS || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 // Go's unicode.IsSpace, which strings.TrimSpace uses on the Go side: JavaScript's set
 // without U+FEFF, with U+0085.
-function isGoSpace(c: string): boolean {
-	return (isJSSpace(c) && c !== "\ufeff") || c === "\u0085";
+function isGoSpace(c: number): boolean {
+	return c === NEL || (c !== 0xfeff && isJSSpace(c));
 }
 
-function invisible(c: string): boolean {
-	return isJSSpace(c) || c === "\u200b" || c === "\u200c" || c === "\u200d" || c === "\u2060" || c === "\u180e" || c === "\u0085";
+function invisible(c: number): boolean {
+	return isJSSpace(c) || c === 0x200b || c === 0x200c || c === 0x200d || c === 0x2060 || c === 0x180e || c === NEL;
 }
 
-function onlyInvisible(s: string): boolean {
-	for (let i = 0; i < s.length; i++) if (!invisible(s.charAt(i))) return false;
-	return true;
+// The sets the trims take: JavaScript's trim, Go's TrimSpace, invisible characters, and
+// invisible characters but U+0085 (robust's trim where U+0085 is a character).
+const JS = 0;
+const GO = 1;
+const INVISIBLE = 2;
+const INVISIBLE_NOT_NEL = 3;
+type Trimmed = typeof JS | typeof GO | typeof INVISIBLE | typeof INVISIBLE_NOT_NEL;
+
+function inSet(c: number, set: Trimmed): boolean {
+	switch (set) {
+		case JS:
+			return isJSSpace(c);
+		case GO:
+			return isGoSpace(c);
+		case INVISIBLE:
+			return invisible(c);
+		default:
+			return c !== NEL && invisible(c);
+	}
 }
 
-function trimFunc(s: string, cut: (c: string) => boolean): string {
-	let i = 0;
-	let j = s.length;
-	while (i < j && cut(s.charAt(i))) i++;
-	while (j > i && cut(s.charAt(j - 1))) j--;
-	return s.slice(i, j);
+// trimStart and trimEnd return the ends of s[i:j] trimmed of set.
+function trimStart(s: string, i: number, j: number, set: Trimmed): number {
+	while (i < j && inSet(s.charCodeAt(i), set)) i++;
+	return i;
 }
 
-const trimJS = (s: string): string => trimFunc(s, isJSSpace);
-const trimSpaceGo = (s: string): string => trimFunc(s, isGoSpace);
-
-function trimLeftSet(s: string, set: string): string {
-	let i = 0;
-	while (i < s.length && set.includes(s.charAt(i))) i++;
-	return s.slice(i);
+function trimEnd(s: string, i: number, j: number, set: Trimmed): number {
+	while (j > i && inSet(s.charCodeAt(j - 1), set)) j--;
+	return j;
 }
 
-function trimRightSet(s: string, set: string): string {
-	let j = s.length;
-	while (j > 0 && set.includes(s.charAt(j - 1))) j--;
-	return s.slice(0, j);
+function trimSet(s: string, set: Trimmed): string {
+	const j = trimEnd(s, 0, s.length, set);
+	return s.slice(trimStart(s, 0, j, set), j);
+}
+
+function onlyInvisible(s: string, i: number, j: number): boolean {
+	return trimStart(s, i, j, INVISIBLE) === j;
 }
 
 function lowerASCII(c: number): number {
 	return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
-// foldAt reports whether s holds p at i, ASCII letters in any case (i + p.length <= s.length).
+function isASCIILetter(c: number): boolean {
+	return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+// foldAt reports whether s holds p at i, ASCII letters in any case.
 function foldAt(s: string, i: number, p: string): boolean {
+	if (i + p.length > s.length) return false;
 	for (let k = 0; k < p.length; k++) if (lowerASCII(s.charCodeAt(i + k)) !== lowerASCII(p.charCodeAt(k))) return false;
 	return true;
 }
 
-const equalFold = (a: string, b: string): boolean => a.length === b.length && foldAt(a, 0, b);
-const hasPrefixFold = (s: string, p: string): boolean => s.length >= p.length && foldAt(s, 0, p);
+// equalFoldAt reports whether s[i:j] is p, ASCII letters in any case.
+const equalFoldAt = (s: string, i: number, j: number, p: string): boolean => j - i === p.length && foldAt(s, i, p);
 
-function indexFold(s: string, sub: string, from: number): number {
-	for (let i = from; i + sub.length <= s.length; i++) if (foldAt(s, i, sub)) return i;
-	return -1;
+// indexBracketCloser returns the index of the first "[/summary]", in any ASCII case, at or
+// after from, or -1.
+function indexBracketCloser(s: string, from: number): number {
+	const re = /\[\/summary\]/gi; // ASCII case only: no u flag
+	re.lastIndex = from;
+	const m = re.exec(s);
+	return m === null ? -1 : m.index;
 }
 
-function count(s: string, sub: string): number {
+// countUpTo returns the number of non-overlapping sub in s from index from, counting no
+// further than max.
+function countUpTo(s: string, sub: string, from: number, max: number): number {
 	let n = 0;
-	for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) n++;
+	for (let i = s.indexOf(sub, from); i >= 0 && n < max; i = s.indexOf(sub, i + sub.length)) n++;
 	return n;
 }
 
-const isASCIILetter = (c: string): boolean => /^[A-Za-z]$/.test(c);
-
 function skipBlanks(s: string, i: number, end: number): number {
-	while (i < end && (s[i] === " " || s[i] === "\t")) i++;
+	for (let c = s.charCodeAt(i); i < end && (c === 32 || c === 9); c = s.charCodeAt(++i));
 	return i;
+}
+
+// isTerminator: a line terminator of eachLine's split, U+0085 included.
+function isTerminator(c: number): boolean {
+	return c === NL || c === CR || c === LS || c === PS || c === NEL;
 }
 
 // terminatorLen: the line terminator at s[i]; U+0085 only where nel says so.
 function terminatorLen(s: string, i: number, nel: boolean): number {
-	switch (s[i]) {
-		case "\n":
-		case "\u2028":
-		case "\u2029":
+	switch (s.charCodeAt(i)) {
+		case NL:
+		case LS:
+		case PS:
 			return 1;
-		case "\r":
-			return s[i + 1] === "\n" ? 2 : 1;
-		case "\u0085":
+		case CR:
+			return s.charCodeAt(i + 1) === NL ? 2 : 1;
+		case NEL:
 			return nel ? 1 : 0;
 	}
 	return 0;
 }
 
-// eachLine splits at every terminator, U+0085 included, as the Go side's eachLine does.
-function eachLine(s: string, f: (line: string) => boolean): void {
-	for (const line of s.split(/\r\n|[\n\r\u0085\u2028\u2029]/)) if (!f(line)) return;
+// Lines of a string, split at every terminator, U+0085 included, as the Go side's eachLine
+// splits them (a terminator at the end leaves an empty last line). A loop over them reads
+//
+//	for (let i = 0; i <= s.length; i = nextLineAt(s, j)) { const j = lineEndAt(s, i, nlOnly); ... }
+//
+// where nlOnly says s holds no terminator but "\n" (then "\n" is searched for, not read
+// character by character).
+function lineEndAt(s: string, i: number, nlOnly: boolean): number {
+	if (nlOnly) {
+		const k = s.indexOf("\n", i);
+		return k < 0 ? s.length : k;
+	}
+	for (; i < s.length; i++) if (isTerminator(s.charCodeAt(i))) return i;
+	return s.length;
 }
 
-function summaryMisspelling(name: string): boolean {
+function nextLineAt(s: string, end: number): number {
+	if (end >= s.length) return s.length + 1;
+	return end + (s.charCodeAt(end) === CR && s.charCodeAt(end + 1) === NL ? 2 : 1);
+}
+
+// LineEnds: which line terminators a text holds, read once for the whole extraction.
+interface LineEnds {
+	nl: boolean;
+	cr: boolean;
+	nel: boolean; // U+0085
+	sep: boolean; // U+2028 or U+2029
+	lt: number; // the first '<', -1 for none: no tag
+}
+
+function lineEndsOf(text: string): LineEnds {
+	return {
+		nl: text.indexOf("\n") >= 0,
+		cr: text.indexOf("\r") >= 0,
+		nel: text.indexOf("\u0085") >= 0,
+		sep: text.indexOf("\u2028") >= 0 || text.indexOf("\u2029") >= 0,
+		lt: text.indexOf("<"),
+	};
+}
+
+// onlyNewlines reports whether s holds no line terminator but "\n".
+function onlyNewlines(s: string): boolean {
+	return s.indexOf("\r") < 0 && s.indexOf("\u0085") < 0 && s.indexOf("\u2028") < 0 && s.indexOf("\u2029") < 0;
+}
+
+// summaryMisspellingAt: s[j:k] (ASCII letters) is "summary" with one letter changed, added or
+// removed after its "su".
+function summaryMisspellingAt(s: string, j: number, k: number): boolean {
 	const want = "summary";
-	if (name.length < want.length - 1 || name.length > want.length + 1 || name === want || !name.startsWith("su")) return false;
-	let a = name;
-	let b = want;
-	if (a.length > b.length) [a, b] = [b, a];
-	let i = 0;
-	while (i < a.length && a[i] === b[i]) i++;
-	if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-	return a.slice(i) === b.slice(i + 1);
+	const n = k - j;
+	if (n < 6 || n > 8 || lowerASCII(s.charCodeAt(j)) !== 115 || lowerASCII(s.charCodeAt(j + 1)) !== 117) return false;
+	let i = 0; // the common prefix
+	while (i < Math.min(n, 7) && lowerASCII(s.charCodeAt(j + i)) === want.charCodeAt(i)) i++;
+	if (n === 7) {
+		if (i === 7) return false; // "summary" itself
+		for (let p = i + 1; p < 7; p++) if (lowerASCII(s.charCodeAt(j + p)) !== want.charCodeAt(p)) return false;
+		return true;
+	}
+	if (n === 6) {
+		for (let p = i; p < 6; p++) if (lowerASCII(s.charCodeAt(j + p)) !== want.charCodeAt(p + 1)) return false;
+		return true;
+	}
+	for (let p = i; p < 7; p++) if (want.charCodeAt(p) !== lowerASCII(s.charCodeAt(j + p + 1))) return false;
+	return true;
 }
 
-function tagNameOf(s: string): Name | 0 {
-	if (s.length < 5 || s.length > 8) return 0;
-	if (equalFold(s, "summary")) return Name.Summary;
-	if (equalFold(s, "analysis")) return Name.Analysis;
-	if (equalFold(s, "example")) return Name.Example;
-	if (equalFold(s, "think") || equalFold(s, "thinking")) return Name.Think;
-	return summaryMisspelling(s.toLowerCase()) ? Name.Summary : 0;
+// tagNameAt names the tag whose name is s[j:k], ASCII letters; 0 for none.
+function tagNameAt(s: string, j: number, k: number): Name | 0 {
+	const n = k - j;
+	if (n < 5 || n > 8) return 0;
+	switch (s.charCodeAt(j) | 0x20) { // the letter in lower case
+		case 115: // s
+			return n === 7 && lettersAre(s, j, "summary") ? Name.Summary : summaryMisspellingAt(s, j, k) ? Name.Summary : 0;
+		case 97: // a
+			return n === 8 && lettersAre(s, j, "analysis") ? Name.Analysis : 0;
+		case 101: // e
+			return n === 7 && lettersAre(s, j, "example") ? Name.Example : 0;
+		case 116: // t
+			return (n === 5 && lettersAre(s, j, "think")) || (n === 8 && lettersAre(s, j, "thinking")) ? Name.Think : 0;
+	}
+	return 0;
 }
 
-const analysisLike = (t: Tag): boolean => t.name === Name.Analysis || t.name === Name.Think;
-
-function structural(t: Tag): boolean {
-	if (t.flags & IN_CODE) return false;
-	return (t.flags & (AT_LINE_START | AFTER_CLOSER)) !== 0 || (t.kind === Kind.Closer && (t.flags & AT_LINE_END) !== 0);
+// lettersAre reports whether the ASCII letters at s[j:] spell word (lower case) in any case.
+function lettersAre(s: string, j: number, word: string): boolean {
+	for (let k = 0; k < word.length; k++) if ((s.charCodeAt(j + k) | 0x20) !== word.charCodeAt(k)) return false;
+	return true;
 }
 
-function inRegions(rs: Region[], pos: number): boolean {
+// structural: a tag is structure, not a mention, where real answers put it (rule "Tags").
+function structural(kind: Kind, flags: number): boolean {
+	if (flags & IN_CODE) return false;
+	return (flags & (AT_LINE_START | AFTER_CLOSER)) !== 0 || (kind === Kind.Closer && (flags & AT_LINE_END) !== 0);
+}
+
+// Tags are the tags of a text in text order, held as columns so that a text of many tags
+// makes a few arrays rather than an object per tag: tag i spans start(i) to end(i), on the
+// line that starts at line(i).
+class Tags {
+	n = 0;
+	private starts = new Int32Array(16);
+	private ends = new Int32Array(16);
+	private lines = new Int32Array(16);
+	private names = new Uint8Array(16);
+	private kinds = new Uint8Array(16);
+	private flagBits = new Uint8Array(16);
+
+	push(start: number, end: number, line: number, name: Name, kind: Kind, flags: number): void {
+		if (this.n === this.starts.length) this.grow();
+		const i = this.n++;
+		this.starts[i] = start;
+		this.ends[i] = end;
+		this.lines[i] = line;
+		this.names[i] = name;
+		this.kinds[i] = kind;
+		this.flagBits[i] = flags;
+	}
+
+	private grow(): void {
+		const n = this.starts.length * 2;
+		const more = <A extends Int32Array | Uint8Array>(a: A, b: A): A => {
+			b.set(a);
+			return b;
+		};
+		this.starts = more(this.starts, new Int32Array(n));
+		this.ends = more(this.ends, new Int32Array(n));
+		this.lines = more(this.lines, new Int32Array(n));
+		this.names = more(this.names, new Uint8Array(n));
+		this.kinds = more(this.kinds, new Uint8Array(n));
+		this.flagBits = more(this.flagBits, new Uint8Array(n));
+	}
+
+	start(i: number): number {
+		return at32(this.starts, i);
+	}
+
+	end(i: number): number {
+		return at32(this.ends, i);
+	}
+
+	line(i: number): number {
+		return at32(this.lines, i);
+	}
+
+	name(i: number): Name {
+		return at8(this.names, i) as Name;
+	}
+
+	kind(i: number): Kind {
+		return at8(this.kinds, i) as Kind;
+	}
+
+	flags(i: number): number {
+		return at8(this.flagBits, i);
+	}
+
+	mark(i: number, flags: number): void {
+		this.flagBits[i] = this.flags(i) | flags;
+	}
+
+	inAnalysis(i: number): boolean {
+		return (this.flags(i) & IN_ANALYSIS) !== 0;
+	}
+
+	structural(i: number): boolean {
+		return structural(this.kind(i), this.flags(i));
+	}
+
+	analysisLike(i: number): boolean {
+		const name = this.name(i);
+		return name === Name.Analysis || name === Name.Think;
+	}
+}
+
+// searchRegions returns the first region that ends after pos (rs are sorted and disjoint).
+function searchRegions(rs: Region[], pos: number): number {
 	let lo = 0;
 	let hi = rs.length;
 	while (lo < hi) {
@@ -212,48 +386,127 @@ function inRegions(rs: Region[], pos: number): boolean {
 		if (at(rs, m).end > pos) hi = m;
 		else lo = m + 1;
 	}
-	return lo < rs.length && at(rs, lo).start <= pos;
-}
-
-function searchRegions(rs: Region[], from: number): number {
-	let lo = 0;
-	let hi = rs.length;
-	while (lo < hi) {
-		const m = (lo + hi) >> 1;
-		if (at(rs, m).end > from) hi = m;
-		else lo = m + 1;
-	}
 	return lo;
 }
 
-function isFenceLine(line: string): boolean {
-	return fenceOf(line) !== "";
+function inRegions(rs: Region[], pos: number): boolean {
+	if (rs.length === 0) return false;
+	const k = searchRegions(rs, pos);
+	return k < rs.length && at(rs, k).start <= pos;
 }
 
-function fenceOf(line: string): string {
-	const l = trimJS(line);
-	if (l.startsWith("```")) return "`";
-	if (l.startsWith("~~~")) return "~";
-	return "";
+// fenceAt: the fence character of the line s[i:j] once trimmed ('`' or '~'), 0 for none.
+function fenceAt(s: string, i: number, j: number): number {
+	i = trimStart(s, i, j, JS);
+	const c = s.charCodeAt(i);
+	if ((c === TICK || c === TILDE) && i + 3 <= j && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c) return c;
+	return 0;
+}
+
+const isFenceLine = (line: string): boolean => fenceAt(line, 0, line.length) !== 0;
+
+// Spans are spans of the text in text order, as columns: fence lines (with their fence
+// character, '`' or '~') and the fenced code of a block.
+class Spans {
+	n = 0;
+	private starts = new Int32Array(8);
+	private ends = new Int32Array(8);
+	private chars = new Uint8Array(8);
+
+	push(start: number, end: number, char: number): void {
+		if (this.n === this.starts.length) {
+			const grow = <A extends Int32Array | Uint8Array>(a: A, b: A): A => {
+				b.set(a);
+				return b;
+			};
+			this.starts = grow(this.starts, new Int32Array(2 * this.n));
+			this.ends = grow(this.ends, new Int32Array(2 * this.n));
+			this.chars = grow(this.chars, new Uint8Array(2 * this.n));
+		}
+		this.starts[this.n] = start;
+		this.ends[this.n] = end;
+		this.chars[this.n] = char;
+		this.n++;
+	}
+
+	start(i: number): number {
+		return at32(this.starts, i);
+	}
+
+	end(i: number): number {
+		return at32(this.ends, i);
+	}
+
+	char(i: number): number {
+		return at8(this.chars, i);
+	}
+
+	setEnd(i: number, end: number): void {
+		at32(this.ends, i);
+		this.ends[i] = end;
+	}
+
+	// contains reports whether pos lies in a span (the spans are disjoint).
+	contains(pos: number): boolean {
+		let lo = 0;
+		let hi = this.n;
+		while (lo < hi) {
+			const m = (lo + hi) >> 1;
+			if (this.end(m) > pos) hi = m;
+			else lo = m + 1;
+		}
+		return lo < this.n && this.start(lo) <= pos;
+	}
+}
+
+// NO_SPANS is an empty Spans that is never pushed to.
+const NO_SPANS = new Spans();
+
+// nextTagStart returns the first '<' at or after pos that may start a tag, or -1. A tag's
+// name, after blanks and a '/', follows its '<': a '<' before anything else (a comparison,
+// a bare '<' on its line) starts none and needs no line. After such a '<' the next is
+// looked for here while they come close together (a line of '<'), else by indexOf.
+function nextTagStart(text: string, pos: number): number {
+	for (let i = text.indexOf("<", pos); i >= 0; ) {
+		const c = text.charCodeAt(i + 1);
+		if (isASCIILetter(c) || c === 32 || c === 9 || c === SLASH) return i;
+		const near = Math.min(text.length, i + 64);
+		let k = i + 1;
+		while (k < near && text.charCodeAt(k) !== LT) k++;
+		i = k < near ? k : text.indexOf("<", k);
+	}
+	return -1;
 }
 
 class Scan {
 	readonly text: string;
 	readonly nel: boolean;
-	readonly simple: boolean;
-	tags: Tag[] = [];
-	fences: FenceLine[] = [];
+	readonly simple: boolean; // "\n" is the only line terminator of the scan
+	readonly nlOnly: boolean; // "\n" is the only line terminator of eachLine's split
+	tags = new Tags();
+	fences = new Spans();
+	// What blockEnd found: where the block's body ends, whether a closer ends it, the tag to
+	// go on after, whether a fallback closer ended it, and the fenced code in the body.
+	private endPos = 0;
+	private endClosed = false;
+	private endNext = 0;
+	private endByFallback = false;
+	private code = new Spans();
 	inlineOpeners = 0;
+	private regionTags = 0; // analysis, think and example openers, analysis and think closers
 	openAnalysis = false;
 	private details = -1;
 	private gtAt = -1;
 	private ltAt = -1;
+	private parsedName: Name = Name.Summary;
+	private parsedKind: Kind = Kind.Opener;
 
-	constructor(text: string) {
+	constructor(text: string, ends: LineEnds) {
 		this.text = text;
-		this.nel = text.includes("\u0085") && !/[\n\r]/.test(text);
-		this.simple = !this.nel && !/[\r\u2028\u2029]/.test(text);
-		this.scanTags();
+		this.nel = ends.nel && !ends.cr && !ends.nl;
+		this.simple = !this.nel && !ends.cr && !ends.sep;
+		this.nlOnly = this.simple && !ends.nel;
+		if (ends.lt >= 0) this.scanTags(ends.lt);
 		this.scanFences();
 	}
 
@@ -278,9 +531,9 @@ class Scan {
 	}
 
 	endsTerminator(j: number): boolean {
-		const c = this.text[j - 1];
-		if (c === "\n" || c === "\r" || c === "\u2028" || c === "\u2029") return true;
-		return c === "\u0085" && this.nel;
+		const c = this.text.charCodeAt(j - 1);
+		if (c === NL || c === CR || c === LS || c === PS) return true;
+		return c === NEL && this.nel;
 	}
 
 	nextLine(end: number): number {
@@ -290,77 +543,109 @@ class Scan {
 
 	prevLine(start: number): number {
 		if (start === 0) return -1;
-		const n = this.text[start - 1] === "\n" && start >= 2 && this.text[start - 2] === "\r" ? 2 : 1;
+		const n = this.text.charCodeAt(start - 1) === NL && start >= 2 && this.text.charCodeAt(start - 2) === CR ? 2 : 1;
 		return this.lineStart(start - n, 0);
 	}
 
-	private scanTags(): void {
+	// rule "Tags": every tag of the text, each '<' read once, with where it stands on its line.
+	// scanTags reads the tags from the first '<', at from.
+	private scanTags(from: number): void {
 		const text = this.text;
 		let lineEnd = -1;
 		let lineStart = 0;
 		let firstVisible = 0;
 		let contentEnd = 0;
-		let lastTick = -1;
+		let lastTick = -2; // the last '`' of the line, -1 for none, -2 not yet read
 		let tickPos = 0;
-		let ticks = 0;
-		const next = { gt: -1, lt: -1 };
-		let prev = -1;
-		for (let pos = 0; pos < text.length; ) {
-			const i = text.indexOf("<", pos);
+		let ticks = 0; // the '`' on the line before tickPos
+		let tickAt = -1; // the next '`' of the text at or after tickPos (text.length for none)
+		let prevEnd = -1; // the end of the last closer on the line, -1 for none
+		for (let pos = from; pos < text.length; ) {
+			const i = nextTagStart(text, pos);
 			if (i < 0) break;
 			if (i >= lineEnd) {
 				const lo = lineEnd >= 0 ? this.nextLine(lineEnd) : 0;
 				lineStart = this.lineStart(i, lo);
 				lineEnd = this.lineEnd(i);
-				firstVisible = lineStart;
-				while (firstVisible < lineEnd && invisible(text.charAt(firstVisible))) firstVisible++;
-				contentEnd = lineEnd;
-				while (contentEnd > lineStart && invisible(text.charAt(contentEnd - 1))) contentEnd--;
-				lastTick = text.slice(i, lineEnd).lastIndexOf("`");
-				if (lastTick >= 0) lastTick += i;
+				firstVisible = trimStart(text, lineStart, lineEnd, INVISIBLE);
+				contentEnd = trimEnd(text, lineStart, lineEnd, INVISIBLE);
+				lastTick = -2;
 				tickPos = lineStart;
 				ticks = 0;
-				next.gt = -1;
-				next.lt = -1;
-				prev = -1;
+				prevEnd = -1;
 			}
-			ticks += count(text.slice(tickPos, i), "`");
+			// Count the '`' before i on the line, from one to the next (each found once).
+			for (;;) {
+				if (tickAt < tickPos) {
+					const k = text.indexOf("`", tickPos);
+					tickAt = k < 0 ? text.length : k;
+				}
+				if (tickAt >= i) break;
+				ticks++;
+				tickPos = tickAt + 1;
+			}
 			tickPos = i;
-			const t = this.parseTag(i, lineEnd, next);
-			if (t === undefined) {
+			const end = this.parseTag(i, lineEnd);
+			if (end < 0) {
 				pos = i + 1;
 				continue;
 			}
-			t.line = lineStart;
-			if (i === firstVisible) t.flags |= AT_LINE_START;
-			if (t.end >= contentEnd) t.flags |= AT_LINE_END;
-			if (ticks % 2 === 1 && lastTick >= t.end) t.flags |= IN_CODE;
-			if (prev >= 0 && at(this.tags, prev).kind === Kind.Closer && onlyInvisible(text.slice(at(this.tags, prev).end, i))) t.flags |= AFTER_CLOSER;
-			prev = this.tags.length;
-			if (t.name === Name.Summary && t.kind === Kind.Opener && !structural(t) && !(t.flags & IN_CODE)) this.inlineOpeners++;
-			this.tags.push(t);
-			pos = t.end;
+			const name = this.parsedName;
+			const kind = this.parsedKind;
+			let flags = 0;
+			if (i === firstVisible) flags |= AT_LINE_START;
+			if (end >= contentEnd) flags |= AT_LINE_END;
+			if (ticks % 2 === 1) {
+				// Inside a code span where a '`' after the tag closes it.
+				if (lastTick === -2) {
+					lastTick = text.lastIndexOf("`", lineEnd - 1); // >= tickAt, on the line
+					if (lastTick < i) lastTick = -1;
+				}
+				if (lastTick >= end) flags |= IN_CODE;
+			}
+			if (prevEnd >= 0 && onlyInvisible(text, prevEnd, i)) flags |= AFTER_CLOSER;
+			prevEnd = kind === Kind.Closer ? end : -1;
+			if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
+			if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
+			this.tags.push(i, end, lineStart, name, kind, flags);
+			pos = end;
 		}
 	}
 
-	private parseTag(i: number, end: number, next: { gt: number; lt: number }): Tag | undefined {
+	// parseTag reads the tag at text[i] ('<') on the line that ends at end: it returns the
+	// tag's end and leaves its name and kind in parsedName and parsedKind, or returns -1.
+	private parseTag(i: number, end: number): number {
 		const text = this.text;
+		// The tags as the prompt writes them, read at once (no terminator can stand inside
+		// them, so they end before the line does).
+		if (text.startsWith("summary>", i + 1)) {
+			this.parsedName = Name.Summary;
+			this.parsedKind = Kind.Opener;
+			return i + "<summary>".length;
+		}
+		if (text.startsWith("/summary>", i + 1)) {
+			this.parsedName = Name.Summary;
+			this.parsedKind = Kind.Closer;
+			return i + "</summary>".length;
+		}
 		let j = skipBlanks(text, i + 1, end);
 		let kind: Kind = Kind.Opener;
-		if (j < end && text[j] === "/") {
+		if (j < end && text.charCodeAt(j) === SLASH) {
 			kind = Kind.Closer;
 			j = skipBlanks(text, j + 1, end);
 		}
 		let k = j;
-		while (k < end && isASCIILetter(text.charAt(k))) k++;
-		const name = tagNameOf(text.slice(j, k));
-		if (name === 0) return undefined;
-		const t: Tag = { start: i, end: 0, line: 0, name, kind, flags: 0 };
-		if (kind === Kind.Closer || (k < end && text.charAt(k) !== " " && text.charAt(k) !== ">")) {
+		while (k < end && isASCIILetter(text.charCodeAt(k))) k++;
+		const name = tagNameAt(text, j, k);
+		if (name === 0) return -1;
+		this.parsedName = name;
+		this.parsedKind = kind;
+		const c = text.charCodeAt(k);
+		if (c === GT && k < end) return k + 1; // the common tag, <summary> or </summary>
+		if (kind === Kind.Closer || (k < end && c !== 32 && c !== GT)) {
 			const k2 = skipBlanks(text, k, end);
-			if (k2 >= end || text[k2] !== ">") return undefined;
-			t.end = k2 + 1;
-			return t;
+			if (k2 >= end || text.charCodeAt(k2) !== GT) return -1;
+			return k2 + 1;
 		}
 		// The next '>' and '<' of the whole text, cached: positions only grow during the scan.
 		if (this.gtAt < k) {
@@ -371,21 +656,27 @@ class Scan {
 			const l = text.indexOf("<", k);
 			this.ltAt = l < 0 ? text.length : l;
 		}
-		next.gt = Math.min(this.gtAt, end);
-		next.lt = Math.min(this.ltAt, end);
-		if (next.gt >= end || next.lt < next.gt) return undefined;
-		t.end = next.gt + 1;
-		return t;
+		const gt = Math.min(this.gtAt, end);
+		if (gt >= end || Math.min(this.ltAt, end) < gt) return -1;
+		return gt + 1;
 	}
 
 	private scanFences(): void {
-		const a = this.fenceHits("```", "`");
-		const b = this.fenceHits("~~~", "~");
-		this.fences = b.length === 0 ? a : a.concat(b).sort((x, y) => x.start - y.start);
+		const a = this.fenceHits("```", TICK);
+		const b = this.fenceHits("~~~", TILDE);
+		if (b.n === 0) this.fences = a;
+		else if (a.n === 0) this.fences = b;
+		else {
+			const f = this.fences;
+			for (let i = 0, j = 0; i < a.n || j < b.n; ) {
+				if (j === b.n || (i < a.n && a.start(i) < b.start(j))) f.push(a.start(i), a.end(i), a.char(i++));
+				else f.push(b.start(j), b.end(j), b.char(j++));
+			}
+		}
 	}
 
-	private fenceHits(s: string, c: string): FenceLine[] {
-		const out: FenceLine[] = [];
+	private fenceHits(s: string, c: number): Spans {
+		const out = new Spans();
 		const text = this.text;
 		let lo = 0;
 		for (let pos = 0; pos < text.length; ) {
@@ -393,9 +684,7 @@ class Scan {
 			if (i < 0) break;
 			const start = this.lineStart(i, lo);
 			const end = this.lineEnd(i);
-			let f = start;
-			while (f < i && isJSSpace(text.charAt(f))) f++;
-			if (f === i) out.push({ start, end, char: c });
+			if (trimStart(text, start, i, JS) === i) out.push(start, end, c);
 			const nl = this.nextLine(end);
 			if (nl < 0) break;
 			pos = nl;
@@ -404,9 +693,12 @@ class Scan {
 		return out;
 	}
 
+	// rule "Analysis": the analysis blocks, and the example blocks (rule "Echoed templates").
 	regions(): { analysis: Region[]; examples: Region[] } {
+		// Every region starts at an analysis, think or example opener or at an orphan closer.
+		if (this.regionTags === 0) return { analysis: [], examples: [] };
 		const tags = this.tags;
-		const n = tags.length;
+		const n = tags.n;
 		const nextStruct = new Int32Array(n + 1);
 		const nextAny = new Int32Array(n + 1);
 		const nextSummary = new Int32Array(n + 1);
@@ -414,19 +706,18 @@ class Scan {
 		const nextSumClose = new Int32Array(n + 1);
 		nextStruct[n] = nextAny[n] = nextSummary[n] = nextExample[n] = nextSumClose[n] = n;
 		for (let j = n - 1; j >= 0; j--) {
-			nextStruct[j] = at(nextStruct, j + 1);
-			nextAny[j] = at(nextAny, j + 1);
-			nextSummary[j] = at(nextSummary, j + 1);
-			nextExample[j] = at(nextExample, j + 1);
-			nextSumClose[j] = at(nextSumClose, j + 1);
-			const u = at(tags, j);
-			if (u.kind === Kind.Closer && u.name === Name.Summary && structural(u)) nextSumClose[j] = j;
-			if (u.kind === Kind.Closer && analysisLike(u)) {
+			nextStruct[j] = at32(nextStruct, j + 1);
+			nextAny[j] = at32(nextAny, j + 1);
+			nextSummary[j] = at32(nextSummary, j + 1);
+			nextExample[j] = at32(nextExample, j + 1);
+			nextSumClose[j] = at32(nextSumClose, j + 1);
+			if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Summary && tags.structural(j)) nextSumClose[j] = j;
+			if (tags.kind(j) === Kind.Closer && tags.analysisLike(j)) {
 				nextAny[j] = j;
-				if (structural(u)) nextStruct[j] = j;
-			} else if (u.kind === Kind.Opener && u.name === Name.Summary && structural(u)) {
+				if (tags.structural(j)) nextStruct[j] = j;
+			} else if (tags.kind(j) === Kind.Opener && tags.name(j) === Name.Summary && tags.structural(j)) {
 				nextSummary[j] = j;
-			} else if (u.kind === Kind.Closer && u.name === Name.Example) {
+			} else if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Example) {
 				nextExample[j] = j;
 			}
 		}
@@ -434,214 +725,279 @@ class Scan {
 		const examples: Region[] = [];
 		let summarySeen = false;
 		for (let i = 0; i < n; i++) {
-			const t = at(tags, i);
-			if (t.kind === Kind.Opener && t.name === Name.Summary && structural(t)) summarySeen = true;
-			if (t.kind === Kind.Closer && analysisLike(t) && structural(t) && !summarySeen) {
+			if (tags.kind(i) === Kind.Opener && tags.name(i) === Name.Summary && tags.structural(i)) summarySeen = true;
+			if (tags.kind(i) === Kind.Closer && tags.analysisLike(i) && tags.structural(i) && !summarySeen) {
 				// An orphan closer: what came before it, back to the last analysis block, is analysis.
 				const last = analysis[analysis.length - 1];
-				analysis.push({ start: last === undefined ? 0 : last.end, end: t.end });
+				analysis.push({ start: last === undefined ? 0 : last.end, end: tags.end(i) });
 				continue;
 			}
-			if (t.kind !== Kind.Opener) continue;
-			if (!structural(t)) {
-				if (analysisLike(t) && i + 1 < n && at(tags, i + 1).kind === Kind.Closer && analysisLike(at(tags, i + 1))) {
-					analysis.push({ start: t.start, end: at(tags, i + 1).end });
+			if (tags.kind(i) !== Kind.Opener) continue;
+			if (!tags.structural(i)) {
+				if (tags.analysisLike(i) && i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1)) {
+					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
 					i++;
 				}
 				continue;
 			}
-			if (t.name === Name.Analysis || t.name === Name.Think) {
-				let j = at(nextStruct, i + 1);
+			if (tags.name(i) === Name.Analysis || tags.name(i) === Name.Think) {
+				let j = at32(nextStruct, i + 1);
 				if (j < n) {
-					const k = at(nextSummary, i + 1);
-					if (
-						k < j &&
-						at(tags, j - 1).name === Name.Summary &&
-						at(tags, j - 1).kind === Kind.Closer &&
-						onlyInvisible(this.text.slice(at(tags, j - 1).end, at(tags, j).start))
-					) {
-						analysis.push({ start: t.start, end: at(tags, k).start });
+					const k = at32(nextSummary, i + 1);
+					if (k < j && tags.name(j - 1) === Name.Summary && tags.kind(j - 1) === Kind.Closer && onlyInvisible(this.text, tags.end(j - 1), tags.start(j))) {
+						analysis.push({ start: tags.start(i), end: tags.start(k) });
 						i = k - 1;
 						continue;
 					}
-					if (k < j && at(nextSumClose, k) > j && (at(tags, k).flags & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
+					if (k < j && at32(nextSumClose, k) > j && (tags.flags(k) & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
 						// A summary opener, and no summary closer before the analysis closer: the summary was closed with </analysis>.
-						analysis.push({ start: t.start, end: at(tags, k).start });
+						analysis.push({ start: tags.start(i), end: tags.start(k) });
 						i = k - 1;
 						continue;
 					}
-					analysis.push({ start: t.start, end: at(tags, j).end });
+					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
-				} else if ((j = at(nextAny, i + 1)) < n) {
-					analysis.push({ start: t.start, end: at(tags, j).end });
+				} else if ((j = at32(nextAny, i + 1)) < n) {
+					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
-				} else if ((j = at(nextSumClose, i + 1)) < at(nextSummary, i + 1)) {
+				} else if ((j = at32(nextSumClose, i + 1)) < at32(nextSummary, i + 1)) {
 					// Closed by a summary closer before any summary opener: the wrong closer.
-					analysis.push({ start: t.start, end: at(tags, j).end });
+					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
-				} else if ((j = at(nextSummary, i + 1)) < n) {
-					analysis.push({ start: t.start, end: at(tags, j).start });
+				} else if ((j = at32(nextSummary, i + 1)) < n) {
+					analysis.push({ start: tags.start(i), end: tags.start(j) });
 					i = j - 1;
 				} else {
-					analysis.push({ start: t.start, end: this.text.length });
+					analysis.push({ start: tags.start(i), end: this.text.length });
 					this.openAnalysis = true;
 					i = n;
 				}
-			} else if (t.name === Name.Example) {
-				const j = at(nextExample, i + 1);
-				if (j < n) examples.push({ start: t.start, end: at(tags, j).end });
+			} else if (tags.name(i) === Name.Example) {
+				const j = at32(nextExample, i + 1);
+				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
+			}
+		}
+		// Mark the tags inside analysis blocks, both in text order.
+		for (let i = 0, r = 0; i < n && r < analysis.length; ) {
+			const start = tags.start(i);
+			if (start >= at(analysis, r).end) r++;
+			else {
+				if (start >= at(analysis, r).start) tags.mark(i, IN_ANALYSIS);
+				i++;
 			}
 		}
 		return { analysis, examples };
 	}
 
+	// rule "Blocks" and "Duplicates": the best summary block.
 	blocks(analysis: Region[], examples: Region[], inline: boolean): { best?: Candidate; seen: boolean } {
 		const tags = this.tags;
 		let fallbacks = MAX_FALLBACKS;
 		let best: Candidate | undefined;
 		let seen = false;
-		for (let i = 0; i < tags.length; i++) {
-			const t = at(tags, i);
-			if (t.name !== Name.Summary || t.kind !== Kind.Opener || t.flags & IN_CODE || (!structural(t) && (!inline || this.htmlOnLine(t))) || inRegions(analysis, t.start))
+		for (let i = 0; i < tags.n; i++) {
+			if (tags.name(i) !== Name.Summary || tags.kind(i) !== Kind.Opener || tags.flags(i) & IN_CODE || (!tags.structural(i) && (!inline || this.htmlOnLine(i))) || tags.inAnalysis(i))
 				continue;
-			const e = this.blockEnd(i, analysis, fallbacks > 0);
-			if (e.byFallback) fallbacks--;
-			const c = this.candidate(t, e.pos, e.closed, analysis, e.code);
-			c.degenerate = c.degenerate || (inRegions(examples, t.start) && isTemplate(c.body));
+			if (this.emptyBefore(i)) {
+				seen = true; // an empty block ended by the next opener: the loop of a stuck model
+				continue;
+			}
+			this.blockEnd(i, fallbacks > 0);
+			if (this.endByFallback) fallbacks--;
+			const c = this.candidate(i, this.endPos, this.endClosed, analysis, this.code);
 			seen = true;
-			if (!c.degenerate && (best === undefined || beats(c, best))) best = c;
-			i = e.next;
+			if (c !== undefined && !(inRegions(examples, tags.start(i)) && isTemplate(c.body, this.nlOnly)) && (best === undefined || beats(c, best))) best = c;
+			i = this.endNext;
 		}
 		return { best, seen };
 	}
 
-	private htmlOnLine(t: Tag): boolean {
-		const before = trimJS(this.text.slice(t.line, t.start));
-		const lt = before.lastIndexOf("<");
-		return lt >= 0 && hasPrefixFold(before.slice(lt), "<details") && before.endsWith(">");
+	// emptyBefore reports whether the block opened by tags[i] is empty and ends, unclosed, at
+	// the next tag: a structural summary opener on a later line, after nothing but blanks, that
+	// is no HTML element (blockEnd's answer for it, found without its setup).
+	private emptyBefore(i: number): boolean {
+		const tags = this.tags;
+		if (i + 1 >= tags.n) return false;
+		if (tags.name(i + 1) !== Name.Summary || tags.kind(i + 1) !== Kind.Opener || !tags.structural(i + 1) || tags.line(i + 1) === tags.line(i) || tags.start(i + 1) - tags.end(i) > 16) return false;
+		if (i + 2 < tags.n) {
+			if (tags.name(i + 2) === Name.Summary && tags.kind(i + 2) === Kind.Closer && tags.line(i + 2) === tags.line(i + 1)) return false; // <summary>Title</summary>: an HTML element inside the body
+		}
+		const text = this.text;
+		const blanks = trimStart(text, tags.end(i), tags.start(i + 1), this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === tags.start(i + 1);
+		return blanks && !this.afterDetails(i + 1);
 	}
 
-	private blockEnd(i: number, analysis: Region[], fallbacks: boolean): { pos: number; code: Region[]; closed: boolean; next: number; byFallback: boolean } {
+	// htmlOnLine: a <details> element before the tag on its line.
+	private htmlOnLine(i: number): boolean {
+		const text = this.text;
+		const b = trimEnd(text, this.tags.line(i), this.tags.start(i), JS);
+		const a = trimStart(text, this.tags.line(i), b, JS);
+		if (b === a || text.charCodeAt(b - 1) !== GT) return false;
+		let lt = b - 1;
+		while (lt >= a && text.charCodeAt(lt) !== LT) lt--;
+		return lt >= a && lt + 8 <= b && foldAt(text, lt, "<details");
+	}
+
+	// blockEnd finds where the block that tags[i] opens ends (rule "Blocks") and leaves it in
+	// endPos, endClosed, endNext, endByFallback and code.
+	private blockEnd(i: number, fallbacks: boolean): void {
 		const tags = this.tags;
-		const t = at(tags, i);
-		const code: Region[] = [];
+		const fences = this.fences;
+		const code = this.code;
+		code.n = 0;
 		const text = this.text;
 		let fence = false;
-		let fi = 0;
-		while (fi < this.fences.length && at(this.fences, fi).start <= t.line) fi++;
+		let fi = 0; // the first fence line after the opener's line start
+		for (let hi = fences.n; fi < hi; ) {
+			const m = (fi + hi) >> 1;
+			if (fences.start(m) <= tags.line(i)) fi = m + 1;
+			else hi = m;
+		}
 		let fenced = -1;
 		let wrongCloser = -1;
 		let html = 0;
-		let outer = this.fenceBefore(t);
-		let open = "";
-		for (let j = i + 1; j < tags.length; j++) {
-			const u = at(tags, j);
-			for (; fi < this.fences.length && at(this.fences, fi).start <= u.line; fi++) {
-				const f = at(this.fences, fi);
-				if (outer !== "" && !fence && f.char === outer && trimRightSet(trimJS(this.text.slice(f.start, f.end)), f.char) === "") {
-					outer = "";
+		let outer = fences.n === 0 ? 0 : this.fenceBefore(i);
+		let open = 0;
+		const end = (pos: number, closed: boolean, next: number, byFallback: boolean): void => {
+			this.endPos = pos;
+			this.endClosed = closed;
+			this.endNext = next;
+			this.endByFallback = byFallback;
+		};
+		for (let j = i + 1; j < tags.n; j++) {
+			for (; fi < fences.n && fences.start(fi) <= tags.line(j); fi++) {
+				const char = fences.char(fi);
+				if (outer !== 0 && !fence && char === outer && this.bareFence(fi)) {
+					outer = 0;
 				} else if (!fence) {
 					fence = true;
-					open = f.char;
-					code.push({ start: f.start, end: text.length });
-				} else if (f.char === open) {
+					open = char;
+					code.push(fences.start(fi), text.length, 0);
+				} else if (char === open) {
 					fence = false;
-					at(code, code.length - 1).end = f.end;
+					code.setEnd(code.n - 1, fences.end(fi));
 				}
 			}
-			if (u.name === Name.Summary && inRegions(analysis, u.start)) continue;
-			if (u.name === Name.Analysis && u.kind === Kind.Closer && structural(u) && !fence && wrongCloser < 0) wrongCloser = j;
-			if (u.name !== Name.Summary || u.flags & IN_CODE) continue;
+			if (tags.name(j) === Name.Summary && tags.inAnalysis(j)) continue;
+			if (tags.name(j) === Name.Analysis && tags.kind(j) === Kind.Closer && tags.structural(j) && !fence && wrongCloser < 0) wrongCloser = j;
+			if (tags.name(j) !== Name.Summary || tags.flags(j) & IN_CODE) continue;
 			if (fence) {
-				if (fenced < 0 && u.kind === Kind.Closer && structural(u)) fenced = j;
+				if (fenced < 0 && tags.kind(j) === Kind.Closer && tags.structural(j)) fenced = j;
 				continue;
 			}
-			if (
-				u.kind === Kind.Opener &&
-				(u.line !== t.line || !structural(u)) &&
-				j + 1 < tags.length &&
-				at(tags, j + 1).name === Name.Summary &&
-				at(tags, j + 1).kind === Kind.Closer &&
-				at(tags, j + 1).line === u.line
-			) {
-				j++;
-				continue;
+			if (tags.kind(j) === Kind.Opener && (tags.line(j) !== tags.line(i) || !tags.structural(j)) && j + 1 < tags.n) {
+				if (tags.name(j + 1) === Name.Summary && tags.kind(j + 1) === Kind.Closer && tags.line(j + 1) === tags.line(j)) {
+					j++;
+					continue;
+				}
 			}
-			if (u.kind === Kind.Opener && structural(u) && this.afterDetails(u)) {
+			if (tags.kind(j) === Kind.Opener && tags.structural(j) && this.afterDetails(j)) {
 				html++;
 				continue;
 			}
-			if (u.kind === Kind.Closer && html > 0) {
+			if (tags.kind(j) === Kind.Closer && html > 0) {
 				html--;
 				continue;
 			}
-			if (u.kind === Kind.Opener && structural(u)) return { pos: u.start, code, closed: false, next: j - 1, byFallback: false };
-			if (u.kind === Kind.Closer && (structural(u) || u.line === t.line)) return { pos: u.start, code, closed: true, next: j, byFallback: false };
+			if (tags.kind(j) === Kind.Opener && tags.structural(j)) return end(tags.start(j), false, j - 1, false);
+			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) return end(tags.start(j), true, j, false);
 		}
-		if (fallbacks && wrongCloser >= 0 && !inRegions(analysis, at(tags, wrongCloser).start))
-			return { pos: at(tags, wrongCloser).start, code, closed: true, next: wrongCloser, byFallback: true };
-		if (fallbacks && fenced >= 0) return { pos: at(tags, fenced).start, code, closed: true, next: fenced, byFallback: true };
-		return { pos: text.length, code, closed: false, next: tags.length, byFallback: false };
+		if (fallbacks && wrongCloser >= 0 && !tags.inAnalysis(wrongCloser)) return end(tags.start(wrongCloser), true, wrongCloser, true);
+		if (fallbacks && fenced >= 0) return end(tags.start(fenced), true, fenced, true);
+		return end(text.length, false, tags.n, false);
 	}
 
-	private fenceBefore(t: Tag): string {
-		if (this.fences.length === 0 || !(t.flags & AT_LINE_START) || trimJS(this.text.slice(t.line, t.start)) !== "") return "";
-		let l = t.line;
+	// bareFence: the fence line holds its fence characters alone (no info string).
+	private bareFence(fi: number): boolean {
+		const text = this.text;
+		const f = this.fences;
+		const b = trimEnd(text, f.start(fi), f.end(fi), JS);
+		let a = trimStart(text, f.start(fi), b, JS);
+		while (a < b && text.charCodeAt(a) === f.char(fi)) a++;
+		return a === b;
+	}
+
+	// fenceBefore: the fence character of a fence line opened on the last non-blank line
+	// (of three) before the opener's, 0 for none (rule "Fences").
+	private fenceBefore(i: number): number {
+		const text = this.text;
+		const start = this.tags.start(i);
+		let l = this.tags.line(i);
+		if (!(this.tags.flags(i) & AT_LINE_START) || trimStart(text, l, start, JS) !== start) return 0;
 		for (let n = 0; n < 3; n++) {
-			if ((l = this.prevLine(l)) < 0) return "";
-			const line = trimJS(this.text.slice(l, this.lineEnd(l)));
-			if (line !== "") return fenceOf(line);
+			if ((l = this.prevLine(l)) < 0) return 0;
+			const end = this.lineEnd(l);
+			const a = trimStart(text, l, end, JS);
+			if (a < end) return fenceAt(text, a, end);
 		}
-		return "";
+		return 0;
 	}
 
-	private afterDetails(t: Tag): boolean {
-		if (this.details < 0) this.details = indexFold(this.text, "<details", 0) >= 0 ? 1 : 0;
+	private afterDetails(i: number): boolean {
+		if (this.details < 0) this.details = /<details/i.test(this.text) ? 1 : 0; // ASCII case only: no u flag
 		if (this.details === 0) return false;
-		let before = trimJS(this.text.slice(t.line, t.start));
-		let l = t.line;
-		for (let n = 0; before === "" && n < 3; n++) {
-			if ((l = this.prevLine(l)) < 0) break;
-			before = trimJS(this.text.slice(l, this.lineEnd(l)));
-		}
-		return hasPrefixFold(before, "<details") && before.endsWith(">");
+		const flags = this.tags.flags(i);
+		if (flags & DETAILS_READ) return (flags & AFTER_DETAILS) !== 0;
+		const after = this.readAfterDetails(i);
+		this.tags.mark(i, DETAILS_READ | (after ? AFTER_DETAILS : 0));
+		return after;
 	}
 
-	private candidate(t: Tag, end: number, closed: boolean, analysis: Region[], code: Region[]): Candidate {
-		let body = this.cutRegions(t.end, end, analysis, code);
+	private readAfterDetails(i: number): boolean {
+		const text = this.text;
+		let l = this.tags.line(i);
+		let b = trimEnd(text, l, this.tags.start(i), JS);
+		let a = trimStart(text, l, b, JS);
+		for (let n = 0; a === b && n < 3; n++) {
+			if ((l = this.prevLine(l)) < 0) break;
+			b = trimEnd(text, l, this.lineEnd(l), JS);
+			a = trimStart(text, l, b, JS);
+		}
+		return b - a >= 8 && foldAt(text, a, "<details") && text.charCodeAt(b - 1) === GT;
+	}
+
+	// candidate returns the block tags[i] opens, ending at end, or undefined where it is
+	// degenerate: no content, or the template echoed.
+	private candidate(i: number, end: number, closed: boolean, analysis: Region[], code: Spans): Candidate | undefined {
+		let body = this.cutRegions(this.tags.end(i), end, analysis, code);
 		if (!closed) body = trimPartialCloser(body);
 		body = trimRobust(body, this.nel);
 		body = stripWrapperFence(body);
 		body = removeNestedAnalysis(body);
 		body = trimTagLines(body, this.nel);
-		return { body, closed, start: t.start, sections: sectionCount(body), degenerate: !hasContent(body) || isTemplate(body) };
+		const nlOnly = this.nlOnly;
+		if (!hasContent(body, nlOnly) || isTemplate(body, nlOnly)) return undefined;
+		return { body, closed, start: this.tags.start(i), sections: sectionCount(body) };
 	}
 
-	cutRegions(from: number, to: number, rs: Region[], code: Region[]): string {
+	cutRegions(from: number, to: number, rs: Region[], code: Spans): string {
 		const text = this.text;
-		const parts: string[] = [];
+		let out = "";
 		let cut = false;
 		for (let i = searchRegions(rs, from); i < rs.length && at(rs, i).start < to; i++) {
-			if (code.length > 0 && inRegions(code, at(rs, i).start)) continue;
+			if (code.n > 0 && code.contains(at(rs, i).start)) continue;
 			cut = true;
-			if (at(rs, i).start > from) parts.push(text.slice(from, at(rs, i).start));
+			if (at(rs, i).start > from) out += text.slice(from, at(rs, i).start);
 			from = Math.max(from, at(rs, i).end);
 		}
 		if (!cut) return text.slice(from, to);
-		if (from < to) parts.push(text.slice(from, to));
-		return parts.join("");
+		if (from < to) out += text.slice(from, to);
+		return out;
 	}
 
+	// rule "No tags": a summary marked without a block: before an orphan closer, after
+	// [summary], or after a Summary heading or label.
 	marker(analysis: Region[]): string | undefined {
 		const text = this.text;
 		let open = false; // a structural opener waits for the closer of its block
 		let after = 0; // the end of the last structural tag
-		for (const t of this.tags) {
-			if (!structural(t) || inRegions(analysis, t.start)) continue;
+		const tags = this.tags;
+		for (let i = 0; i < tags.n; i++) {
+			if (!tags.structural(i) || tags.inAnalysis(i)) continue;
 			const prev = after;
-			after = t.end;
-			if (t.name !== Name.Summary) continue;
-			if (t.kind === Kind.Opener) {
+			after = tags.end(i);
+			if (tags.name(i) !== Name.Summary) continue;
+			if (tags.kind(i) === Kind.Opener) {
 				open = true;
 				continue;
 			}
@@ -649,43 +1005,71 @@ class Scan {
 				open = false; // the closer of a block, which the blocks rule judged: no orphan
 				continue;
 			}
-			const k = searchRegions(analysis, t.start);
+			const k = searchRegions(analysis, tags.start(i));
 			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
 			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
-			const body = trimRobust(text.slice(from, t.start), this.nel);
-			if (hasContent(body) && (afterAnalysis || sectionCount(body) >= 3)) return body;
+			const body = trimRobust(text.slice(from, tags.start(i)), this.nel);
+			if (hasContent(body, this.nlOnly) && (afterAnalysis || sectionCount(body, 3) >= 3)) return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;
 		let closeAt = -1;
 		let failedClose = -2;
-		const headingTried = [false, false];
+		const headingTried = [false, false]; // a heading before the last analysis block, one after it
+		let ti = 0; // the first tag at or after start, where a line opens with '<'
 		for (let start = 0; start >= 0; ) {
+			if (headingTried[0] && (lastAnalysis <= start || headingTried[1])) {
+				// Only a [summary] line can still be a marker: go to the next line with a '['.
+				const k = text.indexOf("[", start);
+				if (k < 0) break;
+				start = this.lineStart(k, start);
+			}
+			// A line that opens with a tag is no marker line, and one whose tag is followed by a
+			// line end ends there (a tag never spans a line end): a loop of tag lines is passed
+			// without searching for its line ends.
+			if (text.charCodeAt(start) === LT) {
+				while (ti < tags.n && tags.start(ti) < start) ti++;
+				if (ti < tags.n && tags.start(ti) === start) {
+					const e = tags.end(ti);
+					const n = terminatorLen(text, e, this.nel);
+					if (n > 0) {
+						start = e + n;
+						continue;
+					}
+				}
+			}
+			if (!markerStart(text.charCodeAt(start))) {
+				// Go to the next line that starts as a marker line may.
+				const m = markerLine(text, start, this.nel);
+				if (m < 0) break;
+				start = m;
+			}
 			const end = this.lineEnd(start);
 			const next = this.nextLine(end);
-			if (inRegions(analysis, start)) {
-				start = next;
+			if (start === end || !markerStart(text.charCodeAt(start)) || inRegions(analysis, start)) {
+				start = next; // a marker line starts with a blank, '[', a heading mark or S
 				continue;
 			}
-			const l = trimJS(text.slice(start, end));
-			if (equalFold(l, "[summary]")) {
+			const b = trimEnd(text, start, end, JS);
+			const a = trimStart(text, start, b, JS);
+			if (equalFoldAt(text, a, b, "[summary]")) {
 				if (closeAt < end) {
-					closeAt = indexFold(text, "[/summary]", end);
+					closeAt = indexBracketCloser(text, end);
 					if (closeAt < 0) closeAt = text.length;
 				}
 				if (closeAt !== failedClose) {
-					const body = trimRobust(this.cutRegions(end, closeAt, analysis, []), this.nel);
-					if (hasContent(body)) return body;
+					const body = trimRobust(this.cutRegions(end, closeAt, analysis, NO_SPANS), this.nel);
+					if (hasContent(body, this.nlOnly)) return body;
 					failedClose = closeAt;
 				}
 				start = next;
 				continue;
 			}
 			const after = lastAnalysis > start ? 1 : 0;
-			if (equalFold(trimLabel(l), "summary") && next >= 0 && !headingTried[after]) {
+			if (next >= 0 && !headingTried[after] && isSummaryLabel(text, a, b)) {
 				headingTried[after] = true;
 				const to = after === 1 ? lastAnalysis : text.length;
-				const body = trimRobust(this.cutRegions(next, Math.max(next, to), analysis, []), this.nel);
-				if (hasContent(body) && sectionCount(body) >= 3) return body;
+				const body = trimRobust(this.cutRegions(next, Math.max(next, to), analysis, NO_SPANS), this.nel);
+				if (hasContent(body, this.nlOnly) && sectionCount(body, 3) >= 3) return body;
 			}
 			start = next;
 		}
@@ -695,14 +1079,15 @@ class Scan {
 	untagged(analysis: Region[]): string | undefined {
 		if (this.openAnalysis) return undefined;
 		let end = this.text.length;
-		for (const t of this.tags) {
-			if (t.name === Name.Summary && t.kind === Kind.Closer && structural(t) && !inRegions(analysis, t.start)) {
-				end = t.start;
+		const tags = this.tags;
+		for (let i = 0; i < tags.n; i++) {
+			if (tags.name(i) === Name.Summary && tags.kind(i) === Kind.Closer && tags.structural(i) && !tags.inAnalysis(i)) {
+				end = tags.start(i);
 				break;
 			}
 		}
-		const body = trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, [])), this.nel);
-		if (!hasProse(body) || isToolCall(body) || isRefusal(body)) return undefined;
+		const body = trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, NO_SPANS)), this.nel);
+		if (!hasProse(body, this.nlOnly) || isToolCall(body, this.nlOnly) || isRefusal(body)) return undefined;
 		return body;
 	}
 }
@@ -713,38 +1098,78 @@ function beats(c: Candidate, d: Candidate): boolean {
 	return c.start > d.start;
 }
 
+// trimPartialCloser: an unclosed body loses a partial closing tag at its end (rule "Truncation").
 function trimPartialCloser(body: string): string {
-	const i = body.lastIndexOf("<");
-	if (i < 0 || body.length - i > "</summary".length) return body;
+	const lo = Math.max(0, body.length - "</summary".length); // a partial closer starts at or after lo
+	let i = body.length - 1;
+	while (i >= lo && body.charCodeAt(i) !== LT) i--;
+	if (i < lo) return body;
 	const frag = body.slice(i);
-	if (hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag)) return body.slice(0, i);
+	if (foldAt("</summary", 0, frag) || foldAt("<summary", 0, frag)) return body.slice(0, i);
 	return body;
 }
 
 function trimRobust(s: string, nel: boolean): string {
-	return trimFunc(s, (c) => invisible(c) && (c !== "\u0085" || nel));
+	return trimSet(s, nel ? INVISIBLE : INVISIBLE_NOT_NEL);
 }
 
-// The lines at the ends of a body that hold one summary, analysis or think tag alone.
-function isTagLine(line: string): boolean {
-	const m = /^<[ \t]*\/?[ \t]*([A-Za-z]*)[ \t]*>$/.exec(trimFunc(line, invisible));
-	if (m === null) return false;
-	const name = tagNameOf(m[1] ?? "");
-	return name !== 0 && name !== Name.Example;
+// A tag line holds one summary, analysis or think tag alone, between invisible characters:
+// its trimmed text matches /^<[ \t]*\/?[ \t]*([A-Za-z]*)[ \t]*>$/ with a tag's name. It is
+// read from the tag's side of the line, so that a long line that is no tag line is not read
+// to its end.
+const isTagLineName = (name: Name | 0): boolean => name !== 0 && name !== Name.Example;
+const blankInLine = (c: number): boolean => invisible(c) && !isTerminator(c);
+
+// tagLineEnd returns the end of s's first line where it is a tag line, else -1.
+function tagLineEnd(s: string): number {
+	let p = 0;
+	while (blankInLine(s.charCodeAt(p))) p++;
+	if (s.charCodeAt(p) !== LT) return -1;
+	p = skipBlanks(s, p + 1, s.length);
+	if (s.charCodeAt(p) === SLASH) p = skipBlanks(s, p + 1, s.length);
+	const from = p;
+	while (isASCIILetter(s.charCodeAt(p))) p++;
+	if (!isTagLineName(tagNameAt(s, from, p))) return -1;
+	p = skipBlanks(s, p, s.length);
+	if (s.charCodeAt(p) !== GT) return -1;
+	p++;
+	while (blankInLine(s.charCodeAt(p))) p++;
+	return p === s.length || isTerminator(s.charCodeAt(p)) ? p : -1;
 }
 
+// tagLineStart returns the start of s's last line where it is a tag line, else -1.
+function tagLineStart(s: string): number {
+	const blankBefore = (p: number): number => {
+		for (let c = s.charCodeAt(p - 1); p > 0 && (c === 32 || c === 9); c = s.charCodeAt(--p - 1));
+		return p;
+	};
+	let p = s.length;
+	while (p > 0 && blankInLine(s.charCodeAt(p - 1))) p--;
+	if (p === 0 || s.charCodeAt(p - 1) !== GT) return -1;
+	p = blankBefore(p - 1);
+	const to = p;
+	while (p > 0 && isASCIILetter(s.charCodeAt(p - 1))) p--;
+	if (!isTagLineName(tagNameAt(s, p, to))) return -1;
+	p = blankBefore(p);
+	if (p > 0 && s.charCodeAt(p - 1) === SLASH) p = blankBefore(p - 1);
+	if (p === 0 || s.charCodeAt(p - 1) !== LT) return -1;
+	p--;
+	while (p > 0 && blankInLine(s.charCodeAt(p - 1))) p--;
+	return p === 0 || isTerminator(s.charCodeAt(p - 1)) ? p : -1;
+}
+
+// rule "Trim": the lines at the ends of a body that hold one summary, analysis or think tag alone.
 function trimTagLines(body: string, nel: boolean): string {
+	if (body.charCodeAt(0) !== LT && body.charCodeAt(body.length - 1) !== GT) return body;
 	if (body.includes("```") || body.includes("~~~")) return body; // a tag line in fenced code is quoted
-	for (;;) {
-		const m = /\r\n|[\n\r\u0085\u2028\u2029]/.exec(body);
-		const first = m === null ? body : body.slice(0, m.index);
-		if (!body.startsWith("<") || !isTagLine(first)) break;
-		body = trimRobust(m === null ? "" : body.slice(m.index + m[0].length), nel);
+	while (body.charCodeAt(0) === LT) {
+		const e = tagLineEnd(body);
+		if (e < 0) break;
+		body = trimRobust(e >= body.length ? "" : body.slice(nextLineAt(body, e)), nel);
 	}
-	for (;;) {
-		const m = /[\n\r\u0085\u2028\u2029][^\n\r\u0085\u2028\u2029]*$/.exec(body);
-		const start = m === null ? 0 : m.index + 1;
-		if (!body.endsWith(">") || !isTagLine(body.slice(start))) break;
+	while (body.charCodeAt(body.length - 1) === GT) {
+		const start = tagLineStart(body);
+		if (start < 0) break;
 		body = trimRobust(body.slice(0, start), nel);
 	}
 	return body;
@@ -752,138 +1177,385 @@ function trimTagLines(body: string, nel: boolean): string {
 
 function stripWrapperFence(body: string): string {
 	const nl = body.indexOf("\n");
-	if (nl < 0 || !isFenceLine(body.slice(0, nl))) return body;
-	const rest = body.slice(nl + 1);
-	const i = trimRightSet(rest, " \t\r\n").lastIndexOf("\n");
-	const last = trimJS(rest.slice(i + 1));
-	if (!isFenceLine(last) || count(rest, "```") > 1) return body;
-	return trimJS(rest.slice(0, Math.max(i, 0)));
+	if (nl < 0 || fenceAt(body, 0, nl) === 0) return body;
+	// The last line of the rest, once blanks and line ends are trimmed off its end.
+	let e = body.length;
+	for (let c = body.charCodeAt(e - 1); e > nl + 1 && (c === 32 || c === 9 || c === CR || c === NL); c = body.charCodeAt(--e - 1));
+	const i = body.lastIndexOf("\n", e - 1); // i >= nl
+	if (fenceAt(body, i + 1, body.length) === 0 || countUpTo(body, "```", nl + 1, 2) > 1) return body;
+	return body.slice(nl + 1, i > nl ? i : nl + 1).trim();
 }
 
 function removeNestedAnalysis(body: string): string {
-	if (!hasPrefixFold(body, "<analysis>")) return body;
-	const end = indexFold(body, "</analysis>", 0);
+	if (!foldAt(body, 0, "<analysis>")) return body;
+	const end = body.search(/<\/analysis>/i); // ASCII case only: no u flag
 	if (end < 0) return body;
-	return trimJS(body.slice(end + "</analysis>".length));
+	return body.slice(end + "</analysis>".length).trim();
 }
 
-function sectionCount(s: string): number {
-	const seen = new Array<boolean>(10).fill(false);
+// isSectionMark: what may stand before a section's number on its line.
+const isSectionMark = (c: number): boolean => c === 32 || c === 9 || c === 35 || c === 42 || c === GT || c === 45; // space tab # * > -
+
+// sectionCount: how many of the numbered sections 1 to 9 the body's lines start (rule
+// "Duplicates"), counting no further than limit. A section's line is, after the marks
+// " \t#*>-", a digit 1-9, '.' or ')' and one more character. Rather than split s into
+// lines, it visits each '.' and ')' and reads around it: the digit before, the marks back
+// to the start of the line (the start of s or after a terminator), the character after.
+function sectionCount(s: string, limit = 9): number {
+	let seen = 0;
 	let n = 0;
-	eachLine(s, (line) => {
-		const l = trimLeftSet(line, " \t#*>-");
-		if (l.length < 3 || l.charAt(0) < "1" || l.charAt(0) > "9" || (l.charAt(1) !== "." && l.charAt(1) !== ")")) return true;
-		const d = l.charCodeAt(0) - 48;
-		if (!seen[d]) {
-			seen[d] = true;
-			n++;
+	for (const punct of [".", ")"]) {
+		for (let at = 1; n < limit && at < s.length; ) {
+			const p = s.indexOf(punct, at);
+			if (p < 0) break;
+			at = p + 1;
+			const d = s.charCodeAt(p - 1) - 48;
+			if (d < 1 || d > 9 || seen & (1 << d) || p + 1 >= s.length || isTerminator(s.charCodeAt(p + 1))) continue;
+			let i = p - 1;
+			while (i > 0 && isSectionMark(s.charCodeAt(i - 1))) i--;
+			if (i === 0 || isTerminator(s.charCodeAt(i - 1))) {
+				seen |= 1 << d;
+				n++;
+			}
 		}
-		return true;
-	});
+	}
 	return n;
 }
 
-function hasContent(body: string): boolean {
-	let found = false;
-	eachLine(body, (line) => {
-		const l = trimSpaceGo(line);
-		found = l !== "" && !tagShapedOnly(l) && !isHeadingOnly(l);
-		return !found;
-	});
-	return found;
+// contentLine: the line s[i:j] says something: not only tags or a section heading.
+function contentLine(s: string, i: number, j: number): boolean {
+	j = trimEnd(s, i, j, GO);
+	i = trimStart(s, i, j, GO);
+	return i < j && !tagShapedOnly(s, i, j) && !isHeadingOnly(s, i, j);
 }
 
-function tagShapedOnly(l: string): boolean {
-	for (let n = 0; l !== ""; n++) {
-		l = n === 0 ? trimLeftSet(l, " \t") : trimFunc(l, invisible);
-		if (l === "") break;
-		if (l[0] !== "<") return false;
-		const m = l.slice(1).search(/[<>]/);
-		if (m < 0 || l[1 + m] !== ">") return false;
-		l = l.slice(m + 2);
+function hasContent(body: string, nlOnly: boolean): boolean {
+	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		if (contentLine(body, i, j)) return true;
+	}
+	return false;
+}
+
+// tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks.
+function tagShapedOnly(s: string, i: number, j: number): boolean {
+	for (let n = 0; i < j; n++) {
+		if (n === 0) {
+			for (let c = s.charCodeAt(i); i < j && (c === 32 || c === 9); c = s.charCodeAt(++i));
+		} else {
+			while (j > i && invisible(s.charCodeAt(j - 1))) j--;
+			while (i < j && invisible(s.charCodeAt(i))) i++;
+		}
+		if (i === j) break;
+		if (s.charCodeAt(i) !== LT) return false;
+		let m = i + 1;
+		for (let c = s.charCodeAt(m); m < j && c !== LT && c !== GT; c = s.charCodeAt(++m));
+		if (m === j || s.charCodeAt(m) !== GT) return false;
+		i = m + 1;
 	}
 	return true;
 }
 
-function isHeadingOnly(l: string): boolean {
-	l = trimLeftSet(l, "#* ");
-	if (l.length < 3 || l.charAt(0) < "1" || l.charAt(0) > "9" || l.charAt(1) !== ".") return false;
-	return trimRightSet(l, "* ").endsWith(":") && Array.from(l).length < 60;
+// isHeadingOnly: s[i:j] is a numbered section heading and nothing else ("2. Key Concepts:").
+function isHeadingOnly(s: string, i: number, j: number): boolean {
+	for (let c = s.charCodeAt(i); i < j && (c === 35 || c === 42 || c === 32); c = s.charCodeAt(++i));
+	const d = s.charCodeAt(i);
+	if (j - i < 3 || d < 49 || d > 57 || s.charCodeAt(i + 1) !== 46) return false;
+	let e = j;
+	for (let c = s.charCodeAt(e - 1); e > i && (c === 42 || c === 32); c = s.charCodeAt(--e - 1));
+	if (e === i || s.charCodeAt(e - 1) !== 58) return false;
+	return j - i < 60 || Array.from(s.slice(i, j)).length < 60;
 }
 
-function isTemplate(body: string): boolean {
-	if (count(body, "]") < 3) return false;
+// rule "Echoed templates": a body made of the prompt's placeholders.
+function isTemplate(body: string, nlOnly: boolean): boolean {
+	// Each placeholder line ends with a ']': once the other lines are as many as the ']' of
+	// the body, the placeholders cannot outnumber them.
+	const brackets = countUpTo(body, "]", 0, body.length);
+	if (brackets < 3) return false;
 	let placeholders = 0;
 	let content = 0;
-	eachLine(body, (line) => {
-		const l = trimSpaceGo(trimLeftSet(trimSpaceGo(line), "-*"));
-		if (l === "" || isHeadingOnly(l)) {
-			// neither
-		} else if (isPlaceholder(l)) placeholders++;
-		else content++;
-		return true;
-	});
+	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		let b = trimEnd(body, i, j, GO);
+		let a = trimStart(body, i, b, GO);
+		for (let c = body.charCodeAt(a); a < b && (c === 45 || c === 42); c = body.charCodeAt(++a));
+		b = trimEnd(body, a, b, GO);
+		a = trimStart(body, a, b, GO);
+		if (a === b || isHeadingOnly(body, a, b)) continue;
+		if (isPlaceholder(body, a, b)) placeholders++;
+		else if (++content >= brackets) return false;
+	}
 	return placeholders >= 3 && placeholders > content;
 }
 
 // A placeholder of the prompt: a bracketed phrase with a word of three letters or more, or [...].
-function isPlaceholder(l: string): boolean {
-	if (l.length < 2 || !l.startsWith("[") || !l.endsWith("]")) return false;
-	const inner = l.slice(1, -1);
-	return inner === "..." || /[A-Za-z]{3}/.test(inner);
+function isPlaceholder(s: string, i: number, j: number): boolean {
+	if (j - i < 2 || s.charCodeAt(i) !== 91 || s.charCodeAt(j - 1) !== 93) return false;
+	if (j - i === 5 && s.startsWith("...", i + 1)) return true;
+	let run = 0;
+	for (let k = i + 1; k < j - 1 && run < 3; k++) run = isASCIILetter(s.charCodeAt(k)) ? run + 1 : 0;
+	return run >= 3;
 }
 
-function trimLabel(l: string): string {
-	return trimFunc(l, (c) => c === "#" || c === "*" || c === "_" || c === " " || c === ":");
+// markerStart reports whether a line starting with c can be a marker line: "[summary]", or
+// a Summary label after blanks and marks (non-ASCII characters may be JavaScript blanks).
+function markerStart(c: number): boolean {
+	switch (c) {
+		case 91: // [
+		case 35: // #
+		case 42: // *
+		case 95: // _
+		case 58: // :
+		case 32:
+		case 9:
+		case 11:
+		case 12:
+		case 115: // s
+		case 83: // S
+			return true;
+	}
+	return c >= 0x80;
 }
 
-function hasProse(body: string): boolean {
-	let found = false;
-	eachLine(body, (line) => {
-		const l = trimSpaceGo(line);
-		const h = trimLabel(l);
-		if (equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l)) return true;
-		found = l !== "" && !tagShapedOnly(l) && !isHeadingOnly(l);
-		return !found;
-	});
-	return found;
+// markerLine returns the start of the first line after from that starts with a
+// markerStart character (or with a terminator: an empty line), or -1. U+0085 ends lines
+// where nel says so.
+function markerLine(text: string, from: number, nel: boolean): number {
+	const re = nel ? /[\n\r\u0085\u2028\u2029][\t\v\f #*:_[sS\u0080-\uffff]/g : /[\n\r\u2028\u2029][\t\v\f #*:_[sS\u0080-\uffff]/g;
+	re.lastIndex = from;
+	const m = re.exec(text);
+	return m === null ? -1 : m.index + 1;
 }
 
-function isToolCall(body: string): boolean {
-	let found = false;
-	eachLine(body, (line) => {
-		const l = trimSpaceGo(line);
-		for (const p of ["<function_calls", "<invoke", "<tool_call", "<tool_use"]) if (hasPrefixFold(l, p)) found = true;
-		if (l.startsWith("{") && (l.includes('"tool_use"') || l.includes('"tool_calls"') || l.includes('"function_call"'))) found = true;
-		return !found;
-	});
-	return found;
+// isSummaryLabel: s[i:j] (trimmed) is a Summary heading or label: "## Summary", "**Summary:**".
+function isSummaryLabel(s: string, i: number, j: number): boolean {
+	return labelIs(s, i, j, "summary");
+}
+
+// isLabelChar: what a label or heading puts around its word: # * _ space :
+const isLabelChar = (c: number): boolean => c === 35 || c === 42 || c === 95 || c === 32 || c === 58;
+
+// labelIs: s[i:j] is word, in any case, between label characters.
+function labelIs(s: string, i: number, j: number, word: string): boolean {
+	while (j > i && isLabelChar(s.charCodeAt(j - 1))) j--;
+	while (i < j && isLabelChar(s.charCodeAt(i))) i++;
+	return equalFoldAt(s, i, j, word);
+}
+
+// hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
+// code fence lines. A line's answer depends on the line alone, so where "\n" is the only
+// terminator the copies of a line that follow it (a loop of one line) need no second look.
+function hasProse(body: string, nlOnly: boolean): boolean {
+	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		if (isProseLine(body, i, j)) return true;
+		if (nlOnly && j < body.length) j += repeatedLines(body, j + 1, j + 1 - i) * (j + 1 - i);
+	}
+	return false;
+}
+
+function isProseLine(s: string, i: number, j: number): boolean {
+	const b = trimEnd(s, i, j, GO);
+	const a = trimStart(s, i, b, GO);
+	if (labelIs(s, a, b, "summary") || labelIs(s, a, b, "analysis") || fenceAt(s, a, b) !== 0) return false;
+	return a < b && !tagShapedOnly(s, a, b) && !isHeadingOnly(s, a, b);
+}
+
+// repeatedLines returns how many whole copies of s[at-p:at] follow at at. It compares in
+// strides that double while they match, then halve (string equality is a memory
+// comparison), so that a loop of one line costs a few comparisons.
+function repeatedLines(s: string, at: number, p: number): number {
+	const same = (from: number, n: number): boolean => from + n <= s.length && s.slice(from, from + n) === s.slice(from - p, from - p + n);
+	let good = 0; // s[at:at+good] is copies of the unit
+	let step = p;
+	for (; same(at + good, step); step *= 2) good += step;
+	for (step /= 2; step >= p; step /= 2) if (same(at + good, step)) good += step;
+	return good / p;
+}
+
+function isToolCall(body: string, nlOnly: boolean): boolean {
+	// Such a line holds one of the markup prefixes at a '<', or a '{': a body with neither is
+	// answered without splitting it into lines.
+	if (body.indexOf("{") < 0 && !/<(?:function_calls|invoke|tool_call|tool_use)/i.test(body)) return false; // ASCII case only: no u flag
+	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		const b = trimEnd(body, i, j, GO);
+		const a = trimStart(body, i, b, GO);
+		const c = body.charCodeAt(a);
+		if (a === b || (c !== LT && c !== 123)) continue;
+		if (c === LT) {
+			for (const p of ["<function_calls", "<invoke", "<tool_call", "<tool_use"]) if (b - a >= p.length && foldAt(body, a, p)) return true;
+			continue;
+		}
+		const l = body.slice(a, b);
+		if (l.includes('"tool_use"') || l.includes('"tool_calls"') || l.includes('"function_call"')) return true;
+	}
+	return false;
 }
 
 function isRefusal(body: string): boolean {
 	for (const p of ["i can't", "i can\u2019t", "i cannot", "i can not", "i'm unable", "i\u2019m unable", "i am unable", "i won't", "i won\u2019t", "i will not", "i'm sorry", "i\u2019m sorry", "sorry, i"])
-		if (hasPrefixFold(body, p)) return true;
+		if (foldAt(body, 0, p)) return true;
 	return false;
 }
 
+// tagIndex returns the index of the first tag in s (-1 for none) and how many there are,
+// counting no further than 2.
+function tagIndex(s: string, tag: string): [number, number] {
+	const i = s.indexOf(tag);
+	if (i < 0) return [-1, 0];
+	return [i, s.indexOf(tag, i + tag.length) >= 0 ? 2 : 1];
+}
+
 // wellFormed: the answer the prompt asks for, where the seed's line-anchored result is kept.
-function wellFormed(text: string): string | undefined {
+// The shape (one summary opener and closer, at most one analysis block before them, tags
+// alone on their lines, "\n" line ends) fixes where the seed's pattern
+// /^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m matches, so the summary is
+// read off the tags' positions.
+function wellFormed(text: string, ends: LineEnds): string | undefined {
+	if (ends.lt < 0) return undefined;
 	const s = text.trim();
-	if (count(s, "<summary>") !== 1 || count(s, "</summary>") !== 1 || count(s, "<analysis>") > 1 || count(s, "</analysis>") !== count(s, "<analysis>") || /[\r\u2028\u2029\u0085]/.test(s))
+	const [open, opens] = tagIndex(s, "<summary>");
+	if (opens !== 1) return undefined;
+	const [close, closes] = tagIndex(s, "</summary>");
+	if (closes !== 1 || close + "</summary>".length !== s.length || close < open) return undefined;
+	const [, analyses] = tagIndex(s, "<analysis>");
+	const [aclose, aclosers] = tagIndex(s, "</analysis>");
+	if (analyses > 1 || aclosers !== analyses || ((ends.cr || ends.nel || ends.sep) && !onlyNewlines(s))) return undefined;
+	if (analyses === 1 && (!s.startsWith("<analysis>\n") || s.charCodeAt(aclose - 1) !== NL || s.charCodeAt(aclose + "</analysis>".length) !== NL || aclose > open))
 		return undefined;
-	if (s.includes("<analysis>") && !s.startsWith("<analysis>\n")) return undefined;
-	const i = s.indexOf("\n<summary>\n");
-	const j = s.indexOf("\n</summary>");
-	if (i < 0 || j < i || !s.endsWith("\n</summary>")) return undefined;
-	const a = s.indexOf("\n</analysis>\n");
-	if (s.includes("<analysis>") && (a < 0 || a > i)) return undefined;
-	// The seed's line-anchored pattern; one opener and one closer keep it linear here.
-	const m = text.match(/^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m);
-	if (!m) return undefined;
-	const summary = (m[1] ?? "").trim(); // the group always takes part in a match
+	// Each tag alone on its line: "\n<summary>\n" ... "\n</summary>", at the end.
+	if (open === 0 || s.charCodeAt(open - 1) !== NL || s.charCodeAt(open + "<summary>".length) !== NL || s.charCodeAt(close - 1) !== NL) return undefined;
+	// The pattern's two "\n" are distinct, and what follows the closer in the text is
+	// blanks up to a line end or the end.
+	const bodyStart = open + "<summary>\n".length;
+	if (bodyStart > close - 1) return undefined;
+	const lead = text.length - text.trimStart().length;
+	let k = lead + s.length;
+	for (let c = text.charCodeAt(k); k < text.length && (c === 32 || c === 9); c = text.charCodeAt(++k));
+	const c = text.charCodeAt(k);
+	if (k < text.length && c !== NL && c !== CR && c !== LS && c !== PS) return undefined;
+	const summary = s.slice(bodyStart, close - 1).trim();
 	// Headings alone are no summary, however well the tags are placed.
-	if (summary === "" || sectionCount(summary) < 5 || isFenceLine(summary.split("\n")[0] ?? "") || !hasContent(summary)) return undefined;
+	if (summary === "" || sectionCount(summary, 5) < 5 || fenceAt(summary, 0, lineEndAt(summary, 0, true)) !== 0 || !hasContent(summary, true)) return undefined;
 	return summary;
+}
+
+// The fast path: the answer most models write, one summary block (after an optional
+// analysis block) with tags alone on their lines, however many tags the prose mentions. It
+// reads each '<' once, keeps only the structural tags, and gives up (the full scan then
+// decides) on anything whose effect it would have to work out: a tag after a closer, an
+// opener with attributes, a mid-line analysis closer, a structural tag outside the shape, a
+// long run of blanks next to a tag, a block without content. Where it answers, it returns
+// what the full scan returns (the Go twin, compact/robust_fast.go, is held to that by
+// FuzzRobustFastAgrees; this one by TestRobustTypeScriptAgrees).
+
+// FAST_WALK bounds the blanks read next to one tag: a longer run sends the text to the full
+// scan, so that a line of many tags after a long blank prefix is not read once per tag.
+const FAST_WALK = 64;
+
+// GIVE_UP is fastBlock's answer where the full scan has to decide.
+const GIVE_UP = null;
+
+// fastBlock returns the summary of text, undefined for none, or GIVE_UP.
+function fastBlock(text: string, ends: LineEnds): string | undefined | typeof GIVE_UP {
+	if (!ends.nl || ends.lt < 0) return GIVE_UP; // with a "\n" somewhere, U+0085 is no line terminator
+	// The structural tags, in text order: start, end, name, kind, at line start.
+	const st = new Int32Array(4 * 5);
+	let n = 0;
+	let tags = 0;
+	let lastEnd = -1; // the end of the previous tag where it is a closer
+	for (let pos = 0; pos < text.length; ) {
+		if (tags > pos / 32 + 64) return GIVE_UP; // a loop of mentions, not prose that mentions tags
+		const i = nextTagStart(text, pos);
+		if (i < 0) break;
+		// The tag at i, read as Scan.parseTag reads it: blanks never end a line, so the
+		// line's end needs no search.
+		let j = skipBlanks(text, i + 1, text.length);
+		let kind: Kind = Kind.Opener;
+		if (text.charCodeAt(j) === SLASH) {
+			kind = Kind.Closer;
+			j = skipBlanks(text, j + 1, text.length);
+		}
+		let k = j;
+		while (isASCIILetter(text.charCodeAt(k))) k++;
+		const name = tagNameAt(text, j, k);
+		if (name === 0) {
+			pos = i + 1;
+			continue;
+		}
+		let end = k + 1;
+		if (text.charCodeAt(k) !== GT) {
+			if (kind === Kind.Opener && text.charCodeAt(k) === 32) return GIVE_UP; // attributes: the full scan finds the end
+			const k2 = skipBlanks(text, k, text.length);
+			if (text.charCodeAt(k2) !== GT) {
+				pos = i + 1;
+				continue;
+			}
+			end = k2 + 1;
+		}
+		pos = end;
+		tags++;
+		const p = fastBlanksBefore(text, i);
+		if (p === -1 || (p >= 0 && p === lastEnd)) return GIVE_UP; // a long blank run, or a tag right after a closer
+		lastEnd = kind === Kind.Closer ? end : -1;
+		const lineStart = p === -2;
+		let isStructural = lineStart;
+		if (!isStructural && kind === Kind.Closer) {
+			const after = fastBlanksAfter(text, end);
+			if (after < 0) return GIVE_UP;
+			isStructural = after === 1;
+		}
+		if (!isStructural) {
+			if (kind === Kind.Closer && (name === Name.Analysis || name === Name.Think)) return GIVE_UP; // may close a mid-line analysis opener
+			continue; // a mention: inert in this shape
+		}
+		if (n === 4) return GIVE_UP;
+		st.set([i, end, name, kind, lineStart ? 1 : 0], n * 5);
+		n++;
+	}
+	const is = (m: number, name: Name, kind: Kind): boolean => at32(st, m * 5 + 2) === name && at32(st, m * 5 + 3) === kind;
+	const analysisAt = (m: number, kind: Kind): boolean => (is(m, Name.Analysis, kind) || is(m, Name.Think, kind));
+	let open = 0;
+	if (n === 4 && analysisAt(0, Kind.Opener) && analysisAt(1, Kind.Closer)) open = 2;
+	else if (n !== 2) return GIVE_UP;
+	const close = open + 1;
+	if (!is(open, Name.Summary, Kind.Opener) || !is(close, Name.Summary, Kind.Closer) || at32(st, close * 5 + 4) !== 1) return GIVE_UP;
+	if (fastBlanksAfter(text, at32(st, open * 5 + 1)) !== 1) return GIVE_UP; // a tag after the opener on its line would end the block
+	// Scan.candidate for a closed block with no analysis inside; one block, so no sections to compare.
+	let body = trimRobust(text.slice(at32(st, open * 5 + 1), at32(st, close * 5)), false);
+	body = stripWrapperFence(body);
+	body = removeNestedAnalysis(body);
+	const nlOnly = !(ends.cr || ends.nel || ends.sep) || onlyNewlines(body);
+	if (!hasContent(body, nlOnly) || isTemplate(body, nlOnly)) return GIVE_UP;
+	return body;
+}
+
+// fastBlanksBefore walks back from i over invisible characters: it returns -2 where it
+// reached the start of the line, -1 after FAST_WALK characters, else where it stopped.
+function fastBlanksBefore(text: string, i: number): number {
+	for (let p = i; i - p <= FAST_WALK; p--) {
+		if (p === 0) return -2;
+		const c = text.charCodeAt(p - 1);
+		if (c === NL || c === CR || c === LS || c === PS) return -2;
+		if (c === 32 || c === 9 || c === 11 || c === 12) continue;
+		if (c < 0x80 || !invisible(c)) return p;
+	}
+	return -1;
+}
+
+// fastBlanksAfter: 1 where only invisible characters follow e on its line (a closer there
+// ends its line), 0 where something else does, -1 after FAST_WALK characters.
+function fastBlanksAfter(text: string, e: number): number {
+	for (let q = e; q - e <= FAST_WALK; q++) {
+		if (q === text.length) return 1;
+		const c = text.charCodeAt(q);
+		if (c === NL || c === CR || c === LS || c === PS) return 1;
+		if (c === 32 || c === 9 || c === 11 || c === 12) continue;
+		if (c < 0x80 || !invisible(c)) return 0;
+	}
+	return -1;
 }
 
 /**
@@ -891,9 +1563,12 @@ function wellFormed(text: string): string | undefined {
  * none. Same signature as the seed module's extractSummary.
  */
 export function extractSummary(text: string): string | undefined {
-	const wf = wellFormed(text);
+	const ends = lineEndsOf(text);
+	const wf = wellFormed(text, ends);
 	if (wf !== undefined) return wf;
-	const sc = new Scan(text);
+	const fast = fastBlock(text, ends);
+	if (fast !== GIVE_UP) return fast;
+	const sc = new Scan(text, ends);
 	const { analysis, examples } = sc.regions();
 	let { best, seen } = sc.blocks(analysis, examples, false);
 	if (best === undefined && sc.inlineOpeners > 0) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -63,7 +64,9 @@ func startRobustTS(t *testing.T) *protocol.Client {
 // robustTSInputs returns the inputs of the differential test, each with where it came
 // from: every corpus response, the drift matrix's samples (every operator alone and in
 // compositions, over every well-formed pair), generated tag soups, structured and large
-// answers, and every adversarial family at two sizes.
+// answers, answers of the fast path's shape with atoms inserted (nearFast), loops of a few
+// lines (loopAnswer: what the shortcuts for loops read), and every adversarial family at
+// three sizes.
 func robustTSInputs(t *testing.T) (names, texts []string) {
 	add := func(name, text string) {
 		if utf8.ValidString(text) { // JSON carries only valid UTF-8 to Node
@@ -100,12 +103,42 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 	for i := range 2000 {
 		add(fmt.Sprintf("textgen soup %d", i), textgen.Soup(r, 80))
 	}
-	for _, size := range []int{200, 4 << 10} {
+	for i := range 4000 {
+		add(fmt.Sprintf("near the fast path %d", i), nearFast(r))
+	}
+	for i := range 4000 {
+		add(fmt.Sprintf("loop %d", i), loopAnswer(r))
+	}
+	for _, size := range []int{200, 4 << 10, 20 << 10} {
 		for _, f := range textgen.Families(size) {
 			add(fmt.Sprintf("family %s %d", f.Name, size), f.Text)
 		}
 	}
 	return names, texts
+}
+
+// loopAnswer returns one to three lines of the kinds a looping model repeats (tags, labels,
+// headings, markers, blanks, a bare '<') repeated up to 40 times, with up to two atoms
+// inserted at any byte, ending with or without a line end of any kind.
+func loopAnswer(r *rand.Rand) string {
+	lines := []string{"<summary>", "</summary>", "<analysis>", "</analysis>", "Summary", "## Summary", "**Summary:**",
+		"[summary]", "[/summary]", "1. Primary Request and Intent:", "2. Key Technical Concepts:", "- done", "The tests pass now.",
+		"<", "<<", "", "  ", "\u200b<summary>", "text <summary> x", "<details>", "```", "~~~", "[Detailed description]", "<think>", "</think>"}
+	ends := []string{"\n", "\n", "\n", "\r\n", "\u0085", "\u2028"}
+	end := ends[r.IntN(len(ends))]
+	var unit strings.Builder
+	for n := 1 + r.IntN(3); n > 0; n-- {
+		unit.WriteString(lines[r.IntN(len(lines))] + end)
+	}
+	text := strings.Repeat(unit.String(), 1+r.IntN(40))
+	if r.IntN(2) == 0 {
+		text = strings.TrimSuffix(text, end)
+	}
+	for n := r.IntN(3); n > 0; n-- {
+		at := r.IntN(len(text) + 1)
+		text = text[:at] + textgen.Atoms[r.IntN(len(textgen.Atoms))] + text[at:]
+	}
+	return text
 }
 
 // TestRobustTypeScriptAgrees holds robust.ts, the TypeScript robust that users drop in for

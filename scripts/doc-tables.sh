@@ -14,6 +14,8 @@
 #   score       docs/speed.md: scoring a 200k-token session (BenchmarkScore200kTokens)
 #   pipeline    docs/speed.md: the whole pipeline (BenchmarkRun, BenchmarkRunModule)
 #   redaction   docs/commands/record.md: the redactor on its labelled set (TestLabelledSet)
+#   robustts    docs/robust.md: robust.ts under Node beside the Go robust, family by family
+#               (scripts/bench-robust-ts.sh; needs node)
 #   robust      docs/robust.md: robust's and seed's instructions on every benchmark input and
 #               family (scripts/robust-instructions.sh; needs valgrind, takes minutes; not in
 #               the default list)
@@ -27,6 +29,7 @@ file_of() {
 	case "$1" in
 	reference | extractors | score | pipeline | memory) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
+	robustts) echo docs/robust.md ;;
 	robust) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
 	esac
@@ -86,6 +89,9 @@ measure() {
 				}
 			}'
 		;;
+	robustts)
+		scripts/bench-robust-ts.sh
+		;;
 	robust)
 		scripts/robust-instructions.sh
 		;;
@@ -121,7 +127,7 @@ replace() {
 }
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(reference extractors score pipeline redaction)
+[ ${#names[@]} -gt 0 ] || names=(reference extractors score pipeline redaction robustts)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for name in "${names[@]}"; do

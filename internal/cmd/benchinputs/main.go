@@ -1,28 +1,90 @@
-// Command benchinputs writes textgen.BenchInputs to a folder, one file per input, so that
-// scripts/bench-reference.sh can time the reference under Node on the very same texts.
+// Command benchinputs writes benchmark inputs to a folder, one file per input, so that the
+// scripts can time code under Node on the very same texts as the Go benchmarks, and prints
+// the files' names (without .txt), one a line.
+//
+//	go run ./internal/cmd/benchinputs -out DIR                  textgen.BenchInputs (scripts/bench-reference.sh)
+//	go run ./internal/cmd/benchinputs -set families -out DIR    textgen.Families at 100 KB and 1 MB, as BenchmarkFamilies
+//	go run ./internal/cmd/benchinputs -set corpus -out DIR      corpus.json: every response of the bundled corpus, as BenchmarkCorpusAnswers
+//
+// A family's file is named FAMILY-100KB or FAMILY-1MB, the sub-benchmark's name in
+// BenchmarkFamilies with its extractor left off (scripts/bench-robust-ts.sh).
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/textgen"
 )
 
+// familySizes are BenchmarkFamilies' sizes (compact/bench_test.go).
+var familySizes = []struct {
+	bytes int
+	name  string
+}{{100 << 10, "100KB"}, {1 << 20, "1MB"}}
+
 func main() {
 	out := flag.String("out", "", "folder to write the inputs to")
+	set := flag.String("set", "bench", "inputs: bench, families or corpus")
 	flag.Parse()
-	if *out == "" {
-		fmt.Fprintln(os.Stderr, "usage: benchinputs -out DIR")
+	if *out == "" || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: benchinputs [-set bench|families|corpus] -out DIR")
 		os.Exit(2)
 	}
-	for _, in := range textgen.BenchInputs() {
-		if err := os.WriteFile(filepath.Join(*out, in.Name+".txt"), []byte(in.Text), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		fmt.Println(in.Name)
+	if err := write(*out, *set); err != nil {
+		fmt.Fprintln(os.Stderr, "benchinputs:", err)
+		os.Exit(2)
 	}
+}
+
+func write(out, set string) error {
+	save := func(name string, b []byte) error {
+		if err := os.WriteFile(filepath.Join(out, name), b, 0o644); err != nil {
+			return err
+		}
+		return nil
+	}
+	switch set {
+	case "bench":
+		for _, in := range textgen.BenchInputs() {
+			if err := save(in.Name+".txt", []byte(in.Text)); err != nil {
+				return err
+			}
+			fmt.Println(in.Name)
+		}
+	case "families":
+		for _, size := range familySizes {
+			for _, f := range textgen.Families(size.bytes) {
+				name := f.Name + "-" + size.name
+				if err := save(name+".txt", []byte(f.Text)); err != nil {
+					return err
+				}
+				fmt.Println(name)
+			}
+		}
+	case "corpus":
+		cs, err := corpus.LoadFS(corpus.Embedded(), corpus.EmbeddedLabel)
+		if err != nil {
+			return err
+		}
+		texts := make([]string, 0, len(cs))
+		for _, c := range cs {
+			texts = append(texts, c.Response)
+		}
+		b, err := json.Marshal(texts)
+		if err != nil {
+			return err
+		}
+		if err := save("corpus.json", b); err != nil {
+			return err
+		}
+		fmt.Println("corpus")
+	default:
+		return fmt.Errorf("unknown -set %q: bench, families or corpus", set)
+	}
+	return nil
 }
