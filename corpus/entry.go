@@ -3,8 +3,8 @@ package corpus
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
+
+	"github.com/compacteval/compacteval/internal/par"
 )
 
 // Entry is what a corpus keeps of a case between reads: enough to select it, count it and
@@ -84,22 +84,7 @@ func (c *Corpus) Read(entries []Entry) ([]*Case, error) {
 		return out, nil
 	}
 	errs := make([]error, len(entries))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = c.reread(entries[i])
-			}
-		}()
-	}
-	for i := range entries {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Do(len(entries), func(i int) { out[i], errs[i] = c.reread(entries[i]) })
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

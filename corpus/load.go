@@ -11,14 +11,13 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/compacteval/compacteval/internal/par"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -182,29 +181,16 @@ func loadFiles(files []fileRef, walkProblems Problems, keep bool) ([]loaded, err
 		err error
 	}
 	results := make([]result, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				c, err := files[i].parse()
-				results[i] = result{err: err}
-				if c != nil {
-					results[i].l, results[i].ok = loaded{entry: entryOf(c), ref: files[i]}, true
-					if keep {
-						results[i].l.c = c
-					}
-				}
+	par.Do(len(files), func(i int) {
+		c, err := files[i].parse()
+		results[i] = result{err: err}
+		if c != nil {
+			results[i].l, results[i].ok = loaded{entry: entryOf(c), ref: files[i]}, true
+			if keep {
+				results[i].l.c = c
 			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	var out []loaded
 	problems := walkProblems
 	seen := map[string]string{}
