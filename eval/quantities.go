@@ -14,15 +14,21 @@ const maxQuantitiesPerMessage = 8
 // quantities adds the quantities of the prose lines of text (not the lines of a code
 // fence). The package documentation gives the rules.
 func (s *factSet) quantities(i int, text string, strong bool) {
+	s.wordFacts(i, text, strong, KindQuantity, quantityAt, &s.quants, maxQuantitiesPerMessage)
+}
+
+// wordFacts adds the facts of kind that at finds starting at a word of text's prose lines,
+// until *n (the message's count of them so far) reaches limit.
+func (s *factSet) wordFacts(i int, text string, strong bool, kind string, at func(words []string, k int) (key, shown string, ok bool), n *int, limit int) {
 	eachProseLine(text, func(line string) {
 		words := strings.Fields(line)
 		for k := range words {
-			if s.quants >= maxQuantitiesPerMessage {
+			if *n >= limit {
 				return
 			}
-			if key, shown, ok := quantityAt(words, k); ok {
-				s.add(KindQuantity, key, shown, i, strong)
-				s.quants++
+			if key, shown, ok := at(words, k); ok {
+				s.add(kind, key, shown, i, strong)
+				*n++
 			}
 		}
 	})

@@ -44,18 +44,7 @@ var stateSubjectStops = set("it", "this", "that", "which", "they", "what", "he",
 // states adds the states of work said in the prose lines of text. The package
 // documentation gives the rules.
 func (s *factSet) states(i int, text string, strong bool) {
-	eachProseLine(text, func(line string) {
-		words := strings.Fields(line)
-		for k := range words {
-			if s.statesN >= maxStatesPerMessage {
-				return
-			}
-			if key, shown, ok := stateAt(words, k); ok {
-				s.add(KindState, key, shown, i, strong)
-				s.statesN++
-			}
-		}
-	})
+	s.wordFacts(i, text, strong, KindState, stateAt, &s.statesN, maxStatesPerMessage)
 }
 
 // stateAt returns the state whose state word is words[k], keyed by its subject and its
