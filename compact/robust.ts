@@ -499,6 +499,8 @@ class Scan {
 	private regionTags = 0; // analysis, think and example openers, analysis and think closers
 	openAnalysis = false;
 	private details = -1;
+	private lastEnder = -2; // the last tag that can end a block (enderAfter), -1 for none, -2 not yet found
+	private wrongCursor = -1; // nextWrongCloser's last answer, -1 before the first
 	private gtAt = -1;
 	private ltAt = -1;
 	private parsedName: Name = Name.Summary;
@@ -798,6 +800,7 @@ class Scan {
 		let fallbacks = MAX_FALLBACKS;
 		let best: Candidate | undefined;
 		let seen = false;
+		this.wrongCursor = -1;
 		for (let i = 0; i < tags.n; i++) {
 			if (tags.name(i) !== Name.Summary || tags.kind(i) !== Kind.Opener || tags.flags(i) & IN_CODE || (!tags.structural(i) && (!inline || this.htmlOnLine(i))) || tags.inAnalysis(i))
 				continue;
@@ -856,6 +859,25 @@ class Scan {
 			if (fences.start(m) <= tags.line(i)) fi = m + 1;
 			else hi = m;
 		}
+		if (fi === fences.n && !this.enderAfter(i)) {
+			// Nothing after the opener can end the block and no fence line can change what
+			// the loop below would see: it would read every tag to the end for the first
+			// wrong closer. Found with a cursor instead, so that a loop of such blocks (each a
+			// fallback) is read once, not once per block (the Go side's shortcut).
+			const w = this.nextWrongCloser(i + 1);
+			if (fallbacks && w < tags.n && !tags.inAnalysis(w)) {
+				this.endPos = tags.start(w);
+				this.endClosed = true;
+				this.endNext = w;
+				this.endByFallback = true;
+			} else {
+				this.endPos = text.length;
+				this.endClosed = false;
+				this.endNext = tags.n;
+				this.endByFallback = false;
+			}
+			return;
+		}
 		let fenced = -1;
 		let wrongCloser = -1;
 		let html = 0;
@@ -908,6 +930,37 @@ class Scan {
 		if (fallbacks && wrongCloser >= 0 && !tags.inAnalysis(wrongCloser)) return end(tags.start(wrongCloser), true, wrongCloser, true);
 		if (fallbacks && fenced >= 0) return end(tags.start(fenced), true, fenced, true);
 		return end(text.length, false, tags.n, false);
+	}
+
+	// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop: a
+	// summary closer, or a structural summary opener that is no HTML element, outside analysis
+	// blocks and code spans. The last such tag is found once, from the end.
+	private enderAfter(i: number): boolean {
+		const tags = this.tags;
+		if (this.lastEnder === -2) {
+			this.lastEnder = -1;
+			for (let j = tags.n - 1; j >= 0; j--) {
+				if (tags.name(j) !== Name.Summary || tags.inAnalysis(j) || tags.flags(j) & IN_CODE) continue;
+				if (tags.kind(j) === Kind.Closer || (tags.structural(j) && !this.afterDetails(j))) {
+					this.lastEnder = j;
+					break;
+				}
+			}
+		}
+		return this.lastEnder > i;
+	}
+
+	// nextWrongCloser returns the index of the first structural </analysis> at or after index
+	// from (tags.n for none), blockEnd's wrong closer where no fence intervenes. The blocks
+	// ask in text order, so a cursor moves forward once over the tags.
+	private nextWrongCloser(from: number): number {
+		const tags = this.tags;
+		if (this.wrongCursor < from) {
+			let w = from;
+			while (w < tags.n && !(tags.name(w) === Name.Analysis && tags.kind(w) === Kind.Closer && tags.structural(w))) w++;
+			this.wrongCursor = w;
+		}
+		return this.wrongCursor;
 	}
 
 	// bareFence: the fence line holds its fence characters alone (no info string).
