@@ -572,8 +572,11 @@ class Scan {
 				const lo = lineEnd >= 0 ? this.nextLine(lineEnd) : 0;
 				lineStart = this.lineStart(i, lo);
 				lineEnd = this.lineEnd(i);
-				firstVisible = trimStart(text, lineStart, lineEnd, INVISIBLE);
-				contentEnd = trimEnd(text, lineStart, lineEnd, INVISIBLE);
+				// A printable ASCII character at an end is no invisible one: no trim to call.
+				const c0 = text.charCodeAt(lineStart);
+				firstVisible = c0 > 32 && c0 < 0x7f ? lineStart : trimStart(text, lineStart, lineEnd, INVISIBLE);
+				const c9 = text.charCodeAt(lineEnd - 1);
+				contentEnd = c9 > 32 && c9 < 0x7f && lineEnd > lineStart ? lineEnd : trimEnd(text, lineStart, lineEnd, INVISIBLE);
 				lastTick = -2;
 				tickPos = lineStart;
 				ticks = 0;
@@ -622,13 +625,15 @@ class Scan {
 	private parseTag(i: number, end: number): number {
 		const text = this.text;
 		// The tags as the prompt writes them, read at once (no terminator can stand inside
-		// them, so they end before the line does).
-		if (text.startsWith("summary>", i + 1)) {
+		// them, so they end before the line does); startsWith only after its first
+		// character matched, as it costs a call.
+		const c1 = text.charCodeAt(i + 1);
+		if (c1 === 115 && text.startsWith("summary>", i + 1)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Opener;
 			return i + "<summary>".length;
 		}
-		if (text.startsWith("/summary>", i + 1)) {
+		if (c1 === SLASH && text.startsWith("/summary>", i + 1)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Closer;
 			return i + "</summary>".length;
@@ -639,6 +644,10 @@ class Scan {
 			kind = Kind.Closer;
 			j = skipBlanks(text, j + 1, end);
 		}
+		// Every name starts with s, a, e or t (tagNameAt): a name that does not (<details>,
+		// <div>) is no tag, known before its letters are read.
+		const f = text.charCodeAt(j) | 0x20;
+		if (j >= end || (f !== 115 && f !== 97 && f !== 101 && f !== 116)) return -1;
 		let k = j;
 		while (k < end && isASCIILetter(text.charCodeAt(k))) k++;
 		const name = tagNameAt(text, j, k);
