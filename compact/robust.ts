@@ -568,6 +568,19 @@ class Scan {
 		for (let pos = from; pos < text.length; ) {
 			const i = nextTagStart(text, pos);
 			if (i < 0) break;
+			if (i >= lineEnd && (i === 0 || this.endsTerminator(i))) {
+				const end = this.lineTag(i);
+				if (end >= 0) {
+					// A tag alone on its line: the flags the rest of this loop would set, without
+					// finding the line's bounds (the Go side's lineTag).
+					const name = this.parsedName;
+					const kind = this.parsedKind;
+					if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
+					this.tags.push(i, end, i, name, kind, AT_LINE_START | AT_LINE_END);
+					lineEnd = pos = end;
+					continue;
+				}
+			}
 			if (i >= lineEnd) {
 				const lo = lineEnd >= 0 ? this.nextLine(lineEnd) : 0;
 				lineStart = this.lineStart(i, lo);
@@ -618,6 +631,38 @@ class Scan {
 			this.tags.push(i, end, lineStart, name, kind, flags);
 			pos = end;
 		}
+	}
+
+	// lineTag reads the tag at text[i] ('<', at the start of a line) where it is alone on its
+	// line, written without blanks: it returns the tag's end and leaves its name and kind in
+	// parsedName and parsedKind, or returns -1.
+	private lineTag(i: number): number {
+		const text = this.text;
+		let j = i + 1;
+		let kind: Kind = Kind.Opener;
+		if (text.charCodeAt(j) === SLASH) {
+			kind = Kind.Closer;
+			j++;
+		}
+		// The two names the prompt asks for, compared at once (a call, not a character at a time).
+		const c = text.charCodeAt(j);
+		let k = j;
+		let name: Name | 0 = 0;
+		if (c === 115 && text.startsWith("summary>", j)) {
+			k = j + 7;
+			name = Name.Summary;
+		} else if (c === 97 && text.startsWith("analysis>", j)) {
+			k = j + 8;
+			name = Name.Analysis;
+		} else {
+			while (k - j <= 8 && isASCIILetter(text.charCodeAt(k))) k++;
+			if (text.charCodeAt(k) !== GT) return -1;
+			name = tagNameAt(text, j, k);
+		}
+		if (name === 0 || (k + 1 < text.length && terminatorLen(text, k + 1, this.nel) === 0)) return -1;
+		this.parsedName = name;
+		this.parsedKind = kind;
+		return k + 1;
 	}
 
 	// parseTag reads the tag at text[i] ('<') on the line that ends at end: it returns the
