@@ -498,7 +498,7 @@ class Scan {
 	inlineOpeners = 0;
 	private regionTags = 0; // analysis, think and example openers, analysis and think closers
 	openAnalysis = false;
-	private details = -1;
+	private details = false; // the text holds "<details" in any ASCII case (parseTag sees each)
 	private lastEnder = -2; // the last tag that can end a block (enderAfter), -1 for none, -2 not yet found
 	private wrongCursor = -1; // nextWrongCloser's last answer, -1 before the first
 	private gtAt = -1;
@@ -692,7 +692,11 @@ class Scan {
 		// Every name starts with s, a, e or t (tagNameAt): a name that does not (<details>,
 		// <div>) is no tag, known before its letters are read.
 		const f = text.charCodeAt(j) | 0x20;
-		if (j >= end || (f !== 115 && f !== 97 && f !== 101 && f !== 116)) return -1;
+		if (j >= end || (f !== 115 && f !== 97 && f !== 101 && f !== 116)) {
+			// Every '<' that starts no tag comes here: the one place that looks for <details.
+			if (f === 100 && j === i + 1 && !this.details) this.details = foldAt(text, i, "<details");
+			return -1;
+		}
 		let k = j;
 		while (k < end && isASCIILetter(text.charCodeAt(k))) k++;
 		const name = tagNameAt(text, j, k);
@@ -1044,8 +1048,7 @@ class Scan {
 	}
 
 	private afterDetails(i: number): boolean {
-		if (this.details < 0) this.details = /<details/i.test(this.text) ? 1 : 0; // ASCII case only: no u flag
-		if (this.details === 0) return false;
+		if (!this.details) return false;
 		const flags = this.tags.flags(i);
 		if (flags & DETAILS_READ) return (flags & AFTER_DETAILS) !== 0;
 		const after = this.readAfterDetails(i);
@@ -1138,14 +1141,15 @@ class Scan {
 			// without searching for its line ends.
 			if (text.charCodeAt(start) === LT) {
 				while (ti < tags.n && tags.start(ti) < start) ti++;
-				if (ti < tags.n && tags.start(ti) === start) {
+				// The tag lines of a run, in one loop.
+				const from = start;
+				for (; ti < tags.n && tags.start(ti) === start; ti++) {
 					const e = tags.end(ti);
 					const n = terminatorLen(text, e, this.nel);
-					if (n > 0) {
-						start = e + n;
-						continue;
-					}
+					if (n === 0) break;
+					start = e + n;
 				}
+				if (start !== from) continue;
 			}
 			if (!markerStart(text.charCodeAt(start))) {
 				// Go to the next line that starts as a marker line may.
