@@ -1351,8 +1351,17 @@ function hasContent(body: string, nlOnly: boolean): boolean {
 	return false;
 }
 
+// TAG_ROW is tagShapedOnly's loop as a regular expression (blanks, then tokens each
+// followed by invisible characters; \s is isJSSpace's set): on a long line it reads a
+// character several times faster than the loop (a line of a thousand near-miss tags), on a
+// short one it costs more than the loop does. Where it fails it backtracks over every
+// token, and its stack holds about two million (RangeError beyond): lines of a megabyte
+// and more go to the loop.
+const TAG_ROW = /^[ \t]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
+
 // tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks.
 function tagShapedOnly(s: string, i: number, j: number): boolean {
+	if (j - i > 256 && j - i <= 1 << 20) return TAG_ROW.test(s.slice(i, j));
 	for (let n = 0; i < j; n++) {
 		if (n === 0) {
 			for (let c = s.charCodeAt(i); i < j && (c === 32 || c === 9); c = s.charCodeAt(++i));
