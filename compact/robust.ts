@@ -1073,12 +1073,16 @@ class Scan {
 	// degenerate: no content, or the template echoed.
 	private candidate(i: number, end: number, closed: boolean, analysis: Region[], code: Spans): Candidate | undefined {
 		let body = this.cutRegions(this.tags.end(i), end, analysis, code);
+		const nlOnly = this.nlOnly;
+		// What is left of a loop's block (the Go side's shortcut): the trims below take only a
+		// partial closer, blanks, lines without content and a leading analysis block from the
+		// ends, and no line gains content by that, so the block would be degenerate anyway.
+		if (!hasContent(body, nlOnly)) return undefined;
 		if (!closed) body = trimPartialCloser(body);
 		body = trimRobust(body, this.nel);
 		body = stripWrapperFence(body);
 		body = removeNestedAnalysis(body);
 		body = trimTagLines(body, this.nel);
-		const nlOnly = this.nlOnly;
 		if (!hasContent(body, nlOnly) || isTemplate(body, nlOnly)) return undefined;
 		return { body, closed, start: this.tags.start(i), sections: sectionCount(body) };
 	}
