@@ -678,7 +678,7 @@ class Scan {
 			this.parsedKind = Kind.Opener;
 			return i + "<summary>".length;
 		}
-		if (c1 === SLASH && text.startsWith("/summary>", i + 1)) {
+		if (c1 === SLASH && text.charCodeAt(i + 2) === 115 && text.startsWith("/summary>", i + 1)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Closer;
 			return i + "</summary>".length;
@@ -696,6 +696,12 @@ class Scan {
 			// Every '<' that starts no tag comes here: the one place that looks for <details.
 			if (f === 100 && j === i + 1 && !this.details) this.details = foldAt(text, i, "<details");
 			return -1;
+		}
+		if (f === 97 && text.startsWith("analysis>", j)) {
+			// <analysis> and </analysis> as the prompt writes them, compared at once.
+			this.parsedName = Name.Analysis;
+			this.parsedKind = kind;
+			return j + "analysis>".length;
 		}
 		let k = j;
 		while (k < end && isASCIILetter(text.charCodeAt(k))) k++;
