@@ -721,12 +721,13 @@ class Scan {
 			const g = text.indexOf(">", k);
 			this.gtAt = g < 0 ? text.length : g;
 		}
+		const gt = Math.min(this.gtAt, end);
+		if (gt >= end) return -1; // no '>' on the line: the next '<' need not be looked for
 		if (this.ltAt < k) {
 			const l = text.indexOf("<", k);
 			this.ltAt = l < 0 ? text.length : l;
 		}
-		const gt = Math.min(this.gtAt, end);
-		if (gt >= end || Math.min(this.ltAt, end) < gt) return -1;
+		if (Math.min(this.ltAt, end) < gt) return -1;
 		return gt + 1;
 	}
 
