@@ -18,7 +18,8 @@
 //
 // For speed (docs/robust.md measures it beside the Go robust) the text is read with
 // charCodeAt at integer indices, lines and trimmed ends are index ranges, and a string is
-// sliced only to make a candidate's body: no regular expression runs per line or per tag.
+// sliced only to make a candidate's body: no regular expression runs per tag, and one runs
+// per line only on a line of over 256 characters that may be a row of tags (tagShapedOnly).
 
 // Plain const objects rather than const enums, so Node's type stripping runs this file.
 const Kind = { Opener: 0, Closer: 1 } as const;
