@@ -1038,27 +1038,37 @@ class Scan {
 		let open = false; // a structural opener waits for the closer of its block
 		let after = 0; // the end of the last structural tag
 		let example = false; // the last structural tag closes an example block
+		let openEnd = 0; // the end of the structural opener that open waits with
+		let blockFrom = -1; // the body of the block the last structural tag closed, from blockFrom to blockTo
+		let blockTo = -1;
 		const tags = this.tags;
 		for (let i = 0; i < tags.n; i++) {
 			if (!tags.structural(i) || tags.inAnalysis(i)) continue;
 			const prev = after;
 			const afterExample = example;
+			const prevFrom = blockFrom;
+			const prevTo = blockTo;
+			blockFrom = blockTo = -1;
 			after = tags.end(i);
 			example = tags.name(i) === Name.Example && tags.kind(i) === Kind.Closer && inRegions(examples, tags.start(i));
 			if (tags.name(i) !== Name.Summary) continue;
 			if (tags.kind(i) === Kind.Opener) {
 				open = true;
+				openEnd = tags.end(i);
 				continue;
 			}
 			if (open) {
 				open = false; // the closer of a block, which the blocks rule judged: no orphan
+				blockFrom = openEnd;
+				blockTo = tags.start(i);
 				continue;
 			}
 			const k = searchRegions(analysis, tags.start(i));
 			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
 			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
 			const body = trimRobust(text.slice(from, tags.start(i)), this.nel);
-			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 3) >= 3)) return body;
+			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 3) >= 3 || (prevFrom >= 0 && isTemplate(trimRobust(text.slice(prevFrom, prevTo), this.nel), this.nlOnly))))
+				return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;
 		let closeAt = -1;

@@ -102,6 +102,8 @@ func TestExtractRobust(t *testing.T) {
 			"a fence closing after the summary does not end the analysis before it"},
 		{"orphan closer after echoed template", "<example>\n<summary>\n1. Primary Request and Intent:\n   [Detailed description]\n2. Key Technical Concepts:\n   - [Concept 1]\n   - [Concept 2]\n   - [...]\n</summary>\n</example>\n\n" +
 			short + "\n</SUMMARY>", short, true, "right after an example block, an orphan closer needs content, not three sections (fuzz, issue 26)"},
+		{"orphan closer after an unwrapped echoed template", "<summary>\n1. Primary Request and Intent:\n   [Detailed description]\n2. Key Technical Concepts:\n   - [Concept 1]\n   - [Concept 2]\n   - [...]\n</summary>\n\n" +
+			short + "\n</summary>\n" + an, short, true, "right after a block that is the template echoed, as after an example block (fuzz, issue 26)"},
 		{"BOM before the tags of the only line", "<sumary><summary y>\u2028\ufeff<SUMMARY/>", "", false,
 			"a BOM before a tag is invisible: tags alone are no summary (fuzz, issue 26)"},
 		{"BOM before a tag, untagged", "<summary\">\n\ufeff<example>", "", false, "tag-shaped lines alone, one after a BOM, are no untagged summary"},
