@@ -15,6 +15,8 @@ if [ -z "$out" ]; then
 	trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
+# What was built: the commit, and whether the code differed from it then.
+built="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- '*.go' '*.ts' || echo ' with changes to the code')"
 go build -o "$out/compacteval" ./cmd/compacteval
 run() { # run NAME EXTRACTOR: exit 1 (a new kind found) is a result, not an error
 	local rc=0
@@ -31,7 +33,7 @@ run ts module:compact/robust.ts &
 ts_pid=$!
 wait "$go_pid"
 wait "$ts_pid"
-echo "Each for \`-time $FUZZTIME\`, both at once, at commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- compact cmd fuzz internal || echo ' with changes'):"
+echo "Each for \`-time $FUZZTIME\`, both at once, built at commit $built:"
 echo
 props='["analysis-leak","bare-tag","tag-kept","summary-lost","nondeterministic","superlinear-time"]'
 echo "| extractor | executions | $(jq -rn "$props | join(\" | \")") | ambiguous (not failures) | kinds found |"
