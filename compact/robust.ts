@@ -381,6 +381,13 @@ class Tags {
 	}
 }
 
+// wrongCloserEnd: the end of the summary closer before any summary opener that the unclosed
+// analysis opened by tags[i] runs to (rule "Analysis"), -1 for none.
+function wrongCloserEnd(tags: Tags, i: number, nextSumClose: Int32Array, nextSummary: Int32Array): number {
+	const j = at32(nextSumClose, i + 1);
+	return j < at32(nextSummary, i + 1) ? tags.end(j) : -1;
+}
+
 // searchRegions returns the first region that ends after pos (rs are sorted and disjoint).
 function searchRegions(rs: Region[], pos: number): number {
 	let lo = 0;
@@ -812,7 +819,14 @@ class Scan {
 				continue;
 			}
 			if (tags.name(i) === Name.Analysis || tags.name(i) === Name.Think) {
+				if (i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1) && tags.line(i + 1) === tags.line(i)) {
+					// Its closer on its line (<analysis></analysis> before prose): closed there, whatever follows the closer.
+					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
+					i++;
+					continue;
+				}
 				let j = at32(nextStruct, i + 1);
+				let e = -1;
 				if (j < n) {
 					const k = at32(nextSummary, i + 1);
 					if (k < j && tags.name(j - 1) === Name.Summary && tags.kind(j - 1) === Kind.Closer && onlyInvisible(this.text, tags.end(j - 1), tags.start(j))) {
@@ -831,6 +845,12 @@ class Scan {
 				} else if ((j = at32(nextAny, i + 1)) < n) {
 					analysis.push({ start: tags.start(i), end: tags.end(j) });
 					i = j;
+				} else if ((e = this.fenceClosingAnalysis(i, wrongCloserEnd(tags, i, nextSumClose, nextSummary))) >= 0) {
+					// Opened inside a fence that closes before the analysis would end: the model closed the fence, not the analysis.
+					// Both fence lines are the analysis's.
+					const last = analysis[analysis.length - 1];
+					analysis.push({ start: Math.max(this.fenceLine, last === undefined ? 0 : last.end), end: e });
+					while (i + 1 < n && tags.start(i + 1) < e) i++;
 				} else if ((j = at32(nextSumClose, i + 1)) < at32(nextSummary, i + 1)) {
 					// Closed by a summary closer before any summary opener: the wrong closer.
 					analysis.push({ start: tags.start(i), end: tags.end(j) });
@@ -1029,6 +1049,26 @@ class Scan {
 		return this.wrongCursor;
 	}
 
+	// fenceClosingAnalysis: the end of the first bare fence line closing a fence opened on the
+	// line before the unclosed analysis opener tags[i], where it starts before limit (the end of
+	// the summary closer it would run to, -1 for none); -1 for none.
+	private fenceClosingAnalysis(i: number, limit: number): number {
+		const c = this.fenceBefore(i);
+		if (c === 0) return -1;
+		const text = this.text;
+		for (let start = this.nextLine(this.lineEnd(this.tags.line(i))); start >= 0 && start < limit; ) {
+			const end = this.lineEnd(start);
+			const b = trimEnd(text, start, end, JS);
+			let a = trimStart(text, start, b, JS);
+			if (b - a >= 3 && text.charCodeAt(a) === c) {
+				while (a < b && text.charCodeAt(a) === c) a++;
+				if (a === b) return end;
+			}
+			start = this.nextLine(end);
+		}
+		return -1;
+	}
+
 	// bareFence: the fence line holds its fence characters alone (no info string).
 	private bareFence(fi: number): boolean {
 		const text = this.text;
@@ -1039,8 +1079,11 @@ class Scan {
 		return a === b;
 	}
 
+	private fenceLine = -1; // where the line fenceBefore read last starts
+
 	// fenceBefore: the fence character of a fence line opened on the last non-blank line
-	// (of three) before the opener's, 0 for none (rule "Fences").
+	// (of three) before the opener's, 0 for none (rule "Fences"); it leaves the line's start
+	// in fenceLine.
 	private fenceBefore(i: number): number {
 		const text = this.text;
 		const start = this.tags.start(i);
@@ -1050,7 +1093,10 @@ class Scan {
 			if ((l = this.prevLine(l)) < 0) return 0;
 			const end = this.lineEnd(l);
 			const a = trimStart(text, l, end, JS);
-			if (a < end) return fenceAt(text, a, end);
+			if (a < end) {
+				this.fenceLine = l;
+				return fenceAt(text, a, end);
+			}
 		}
 		return 0;
 	}
@@ -1112,29 +1158,42 @@ class Scan {
 
 	// rule "No tags": a summary marked without a block: before an orphan closer, after
 	// [summary], or after a Summary heading or label.
-	marker(analysis: Region[]): string | undefined {
+	marker(analysis: Region[], examples: Region[]): string | undefined {
 		const text = this.text;
 		let open = false; // a structural opener waits for the closer of its block
 		let after = 0; // the end of the last structural tag
+		let example = false; // the last structural tag closes an example block
+		let openEnd = 0; // the end of the structural opener that open waits with
+		let blockFrom = -1; // the body of the block the last structural tag closed, from blockFrom to blockTo
+		let blockTo = -1;
 		const tags = this.tags;
 		for (let i = 0; i < tags.n; i++) {
 			if (!tags.structural(i) || tags.inAnalysis(i)) continue;
 			const prev = after;
+			const afterExample = example;
+			const prevFrom = blockFrom;
+			const prevTo = blockTo;
+			blockFrom = blockTo = -1;
 			after = tags.end(i);
+			example = tags.name(i) === Name.Example && tags.kind(i) === Kind.Closer && inRegions(examples, tags.start(i));
 			if (tags.name(i) !== Name.Summary) continue;
 			if (tags.kind(i) === Kind.Opener) {
 				open = true;
+				openEnd = tags.end(i);
 				continue;
 			}
 			if (open) {
 				open = false; // the closer of a block, which the blocks rule judged: no orphan
+				blockFrom = openEnd;
+				blockTo = tags.start(i);
 				continue;
 			}
 			const k = searchRegions(analysis, tags.start(i));
 			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
 			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
 			const body = trimRobust(text.slice(from, tags.start(i)), this.nel);
-			if (hasContent(body, this.nlOnly) && (afterAnalysis || sectionCount(body, 3) >= 3)) return body;
+			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 3) >= 3 || (prevFrom >= 0 && isTemplate(trimRobust(text.slice(prevFrom, prevTo), this.nel), this.nlOnly))))
+				return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;
 		let closeAt = -1;
@@ -1377,6 +1436,8 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 	for (let n = 0; i < j; n++) {
 		if (n === 0) {
 			for (let c = s.charCodeAt(i); i < j && (c === 32 || c === 9); c = s.charCodeAt(++i));
+			const k = trimStart(s, i, j, INVISIBLE); // a BOM or zero-width character before the first tag
+			if (k < j && s.charCodeAt(k) === LT) i = k;
 		} else {
 			while (j > i && invisible(s.charCodeAt(j - 1))) j--;
 			while (i < j && invisible(s.charCodeAt(i))) i++;
@@ -1712,7 +1773,7 @@ export function extractSummary(text: string): string | undefined {
 		seen = seen || inline.seen;
 	}
 	if (best !== undefined) return best.body;
-	const m = sc.marker(analysis);
+	const m = sc.marker(analysis, examples);
 	if (m !== undefined) return m;
 	if (!seen) return sc.untagged(analysis);
 	return undefined;

@@ -453,6 +453,19 @@ func tagShapedOnlyRef(l string) bool {
 			}
 			i += size
 		}
+		if n == 0 && i < len(l) && l[i] != '<' {
+			j := i // invisible characters before the first tag
+			for j < len(l) {
+				r, size := utf8.DecodeRuneInString(l[j:])
+				if !invisible(r) {
+					break
+				}
+				j += size
+			}
+			if j < len(l) && l[j] == '<' {
+				i = j
+			}
+		}
 		if i == len(l) {
 			return true
 		}

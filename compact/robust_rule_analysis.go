@@ -8,14 +8,17 @@ import (
 // Rule "Analysis" of docs/robust.md, as it states it: an analysis (or think) block runs from its
 // opener to the first closer that names analysis, think or thinking (a model that closes
 // `<analysis>` with `</think>` still closed it). It ends earlier, at the summary opener, in two
-// cases: a closer written right after the summary's closer (`</summary></analysis>`), and a
-// summary opener alone on its line with no summary closer before the analysis closer (the analysis
-// was left open and the summary closed with `</analysis>`). Unclosed, it runs to a summary closer
-// that comes before any summary opener (the analysis closed with the wrong closer), else to the
-// next summary opener, else to the end. An analysis closer with no opener, before any summary
-// opener (an orphan), makes the text before it, back to the last analysis block, analysis. A
-// mid-line opener followed directly by its closer is a closed block too. Nothing inside an
-// analysis block is ever returned, except where a summary quotes one in a fenced code block.
+// cases: a closer written right after the summary's closer (`</summary></analysis>`), and a summary
+// opener alone on its line with no summary closer before the analysis closer (the analysis was left
+// open and the summary closed with `</analysis>`). Unclosed, it runs to a summary closer that comes
+// before any summary opener (the analysis closed with the wrong closer), else to the next summary
+// opener, else to the end; but one that runs to such a summary closer and was opened on the line
+// after a fence line ends earlier, at the first bare fence line of that character (the model closed
+// the fence, not the analysis). An analysis closer with no opener, before any summary opener (an
+// orphan), makes the text before it, back to the last analysis block, analysis. An opener whose
+// next tag is its closer is a closed block too where the opener is mid-line or the closer is on its
+// line (`<analysis></analysis>` before prose). Nothing inside an analysis block is ever returned,
+// except where a summary quotes one in a fenced code block.
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
@@ -86,6 +89,13 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 		}
 		switch t.name {
 		case nameAnalysis, nameThink:
+			if i+1 < n && tags[i+1].kind == closer && tags[i+1].analysisLike() && tags[i+1].line == t.line {
+				// Its closer on its line (`<analysis></analysis>` before prose): closed there,
+				// whatever follows the closer.
+				analysis = append(analysis, region{int(t.start), int(tags[i+1].end)})
+				i++
+				continue
+			}
 			if j := int(nextStruct[i+1]); j < n {
 				if k := int(nextSummary[i+1]); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
 					sc.onlyInvisible(int(tags[j-1].end), int(tags[j].start)) {
@@ -107,6 +117,13 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 			} else if j := int(nextAny[i+1]); j < n {
 				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
 				i = j
+			} else if s, e := sc.fenceClosingAnalysis(t, wrongCloserEnd(tags, i, nextSumClose, nextSummary)); e >= 0 {
+				// Opened inside a fence that closes before the analysis would end: the model
+				// closed the fence, not the analysis. Both fence lines are the analysis's.
+				analysis = append(analysis, region{max(s, regionEnd), e})
+				for i+1 < n && int(tags[i+1].start) < e {
+					i++
+				}
 			} else if j := int(nextSumClose[i+1]); j < int(nextSummary[i+1]) {
 				// Closed by a summary closer before any summary opener: the wrong closer.
 				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
@@ -128,6 +145,36 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 	sc.mark(analysis, inAnalysis)
 	sc.mark(examples, inExample)
 	return analysis, examples
+}
+
+// wrongCloserEnd returns the end of the summary closer before any summary opener that the
+// unclosed analysis opened by tags[i] runs to (rule "Analysis"), or -1 where there is none.
+func wrongCloserEnd(tags []tag, i int, nextSumClose, nextSummary []int32) int {
+	if j := int(nextSumClose[i+1]); j < int(nextSummary[i+1]) {
+		return int(tags[j].end)
+	}
+	return -1
+}
+
+// fenceClosingAnalysis returns the start of a fence line opened on the line before the
+// unclosed analysis opener t and the end of the first bare fence line (rule "Fences") that
+// closes it, where that line starts before limit; end is -1 where there is none. Only an
+// analysis that would run to a summary closer asks: elsewhere a bare fence line may as well
+// open code inside the analysis, and nothing after it says otherwise. The lines
+// read are the analysis block's own, so an answer's lines are read once.
+func (sc *scan) fenceClosingAnalysis(t tag, limit int) (start, end int) {
+	c, open := sc.fenceLineBefore(t)
+	if c == 0 {
+		return -1, -1
+	}
+	for l := sc.nextLine(sc.lineEnd(int(t.line))); l >= 0 && l < limit; {
+		e, next := sc.lineBounds(l)
+		if s := TrimJS(sc.text[l:e]); len(s) >= 3 && s[0] == c && strings.TrimRight(s, string(c)) == "" {
+			return open, e
+		}
+		l = next
+	}
+	return -1, -1
 }
 
 // mark sets flag f on every tag that starts inside one of rs (sorted, disjoint), so that

@@ -17,19 +17,30 @@ import (
 // the first fence line of the same character in its body closes that one (rule "Fences").
 // It returns 0 otherwise.
 func (sc *scan) fenceBefore(t tag) byte {
-	if len(sc.fences) == 0 || !t.is(atLineStart) || TrimJS(sc.text[t.line:t.start]) != "" {
+	if len(sc.fences) == 0 {
 		return 0
+	}
+	c, _ := sc.fenceLineBefore(t)
+	return c
+}
+
+// fenceLineBefore is fenceBefore without its shortcut, with the start of the fence line: it
+// reads the lines before t whether or not the scan collected fence lines there (it collects
+// them only near summary openers).
+func (sc *scan) fenceLineBefore(t tag) (byte, int) {
+	if !t.is(atLineStart) || TrimJS(sc.text[t.line:t.start]) != "" {
+		return 0, -1
 	}
 	l := int(t.line)
 	for n := 0; n < 3; n++ {
 		if l = sc.prevLine(l); l < 0 {
-			return 0
+			return 0, -1
 		}
 		if line := TrimJS(sc.text[l:sc.lineEnd(l)]); line != "" {
-			return fenceOf(line).char
+			return fenceOf(line).char, l
 		}
 	}
-	return 0
+	return 0, -1
 }
 
 // bareFence reports a fence line without an info string: "```", not "```yaml".

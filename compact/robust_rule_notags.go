@@ -3,17 +3,19 @@ package compact
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Rule "No tags" of docs/robust.md, as it states it: an orphan `</summary>` (a structural closer
 // that closes no block) ends a summary that starts after the last structural tag or analysis block
-// before it and has content (right after an analysis block, any; else at least three numbered
-// sections); `[summary]...[/summary]` brackets hold one; a line holding only a Summary heading or
-// label (`## Summary`, `**Summary:**`, `Summary:`) followed by at least three numbered sections
-// marks the start of one, which runs to the end (PathMarker). An answer with no summary block at
-// all and no marker returns its text minus analysis blocks, up to an orphan `</summary>`
-// (PathUntagged). It is no summary when only tags, headings, fences and labels remain, when the
-// analysis runs unclosed to the end, or when the text is a tool call printed as text or a refusal.
+// before it and has content (right after an analysis block, an example block or a block that is the
+// template echoed, any; else at least three numbered sections); `[summary]...[/summary]` brackets
+// hold one; a line holding only a Summary heading or label (`## Summary`, `**Summary:**`,
+// `Summary:`) followed by at least three numbered sections marks the start of one, which runs to
+// the end (PathMarker). An answer with no summary block at all and no marker returns its text minus
+// analysis blocks, up to an orphan `</summary>` (PathUntagged). It is no summary when only tags,
+// headings, fences and labels remain, when the analysis runs unclosed to the end, or when the text
+// is a tool call printed as text or a refusal.
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
@@ -118,27 +120,32 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 // beforeOrphan finds a summary before an orphan </summary> (rule "No tags"): a structural
 // closer that closes no block, outside analysis; the summary runs from the end of the last
 // structural tag or analysis block before it and has content: right after an analysis
-// block any, else at least three numbered sections.
+// block, an example block or a block that is the template echoed any, else at least three
+// numbered sections.
 func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 	text := sc.text
-	open := false // a structural opener waits for the closer of its block
-	after := 0    // the end of the last structural tag
+	open := false           // a structural opener waits for the closer of its block
+	after := 0              // the end of the last structural tag
+	example := false        // the last structural tag closes an example block
+	openEnd := 0            // the end of the structural opener that open waits with
+	block := [2]int{-1, -1} // the body of the block the last structural tag closed
 	for _, t := range sc.tags {
 		sc.steps++
 		if !t.structural() || t.is(inAnalysis) {
 			continue
 		}
-		prev := after
-		after = int(t.end)
+		prev, afterExample, prevBlock := after, example, block
+		after, example, block = int(t.end), t.name == nameExample && t.kind == closer && t.is(inExample), [2]int{-1, -1}
 		if t.name != nameSummary {
 			continue
 		}
 		if t.kind == opener {
-			open = true
+			open, openEnd = true, int(t.end)
 			continue
 		}
 		if open {
 			open = false // the closer of a block, which the blocks rule judged: no orphan
+			block = [2]int{openEnd, int(t.start)}
 			continue
 		}
 		from, afterAnalysis := prev, false
@@ -147,7 +154,8 @@ func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
 		sc.steps += len(body)
-		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || sectionsUpTo(body, 3) >= 3) {
+		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || afterExample || sectionsUpTo(body, 3) >= 3 ||
+			prevBlock[0] >= 0 && isTemplate(trimRobust(text[prevBlock[0]:prevBlock[1]], sc.nel))) {
 			return body, true
 		}
 	}
@@ -293,9 +301,9 @@ func isProseLine(line string) bool {
 	if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
 		return false
 	}
-	// l is trimmed: tagShapedOnly is false unless it opens with '<' (asked here, as the
-	// call is not inlined).
-	return l != "" && !(l[0] == '<' && tagShapedOnly(l)) && !isHeadingOnly(l)
+	// l is trimmed: tagShapedOnly is false unless it opens with '<' or an invisible
+	// character (asked here, as the call is not inlined).
+	return l != "" && !((l[0] == '<' || l[0] >= utf8.RuneSelf) && tagShapedOnly(l)) && !isHeadingOnly(l)
 }
 
 // isToolCall reports a tool call printed as text: a line that opens XML function-call

@@ -7,7 +7,8 @@ import (
 
 // Rule "Truncation" of docs/robust.md, as it states it: an unclosed block runs to the end of the
 // text, minus a partial closing tag (`</summ`). A block with no content besides section headings
-// and tags (tags separated by any blanks, Unicode spaces included) is no summary.
+// and tags (tags separated by any blanks, Unicode spaces included, and after invisible characters
+// such as a BOM) is no summary.
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
@@ -83,14 +84,15 @@ func hasContentIn(body string, simple bool) bool {
 // section heading.
 func isContentLine(line string) bool {
 	l := strings.TrimSpace(line)
-	// l is trimmed: tagShapedOnly is false unless it opens with '<' (asked here, as the
-	// call is not inlined).
-	return l != "" && !(l[0] == '<' && tagShapedOnly(l)) && !isHeadingOnly(l)
+	// l is trimmed: tagShapedOnly is false unless it opens with '<' or an invisible
+	// character (asked here, as the call is not inlined).
+	return l != "" && !((l[0] == '<' || l[0] >= utf8.RuneSelf) && tagShapedOnly(l)) && !isHeadingOnly(l)
 }
 
 // tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
 // broken (<summ\xb3ry>), are not content. After the first token a blank is any invisible
-// character, a Unicode space between two tags as much as an ASCII one.
+// character, a Unicode space between two tags as much as an ASCII one; before the first, a
+// run of invisible characters (a BOM) is one where a '<' follows it.
 func tagShapedOnly(l string) bool {
 	prev, last := -1, -1 // the starts of the last two tokens
 	for i, n := 0, 0; ; n++ {
@@ -111,6 +113,21 @@ func tagShapedOnly(l string) bool {
 				break
 			}
 			i += size
+		}
+		if n == 0 && i < len(l) && l[i] != '<' {
+			// A BOM or zero-width character before the first tag is invisible, as it is
+			// before a tag at a line start (rule "Tags").
+			j := i
+			for j < len(l) {
+				r, size := utf8.DecodeRuneInString(l[j:])
+				if !invisible(r) {
+					break
+				}
+				j += size
+			}
+			if j < len(l) && l[j] == '<' {
+				i = j
+			}
 		}
 		if i == len(l) {
 			return true

@@ -92,6 +92,22 @@ func TestExtractRobust(t *testing.T) {
 			"a ``` fence does not close the ~~~ one; the analysis after the unclosed block is cut"},
 		{"orphan closer, U+2028 lines", strings.ReplaceAll(an+sections+"\n</summary>", "\n", "\u2028"), strings.ReplaceAll(sections, "\n", "\u2028"), true, "every line terminator counts"},
 		{"zero-width around body", an + "<summary>\u200b\n" + sections + "\n\u200b</summary>", sections, true, "zero-width characters next to the tags"},
+		{"analysis closed on its line before prose", "<analysis>SECRET-ANALYSIS</analysis>n\n<summary>\ne\n</summary>\n<analysis></analysis>", "e", true,
+			"an opener whose next tag is its closer on its line closes there: the later analysis does not swallow the summary (fuzz, issue 26)"},
+		{"analysis in a fence, fence closed", "```xml\n<analysis>\nSECRET-ANALYSIS\n```\n" + sections + "\n</summary>", sections, true,
+			"an unclosed analysis opened inside a fence ends where the fence closes; the orphan closer ends the summary (fuzz, issue 26)"},
+		{"analysis in a fence, no summary closer", "```xml\n<analysis>\nSECRET-ANALYSIS\n```\nSECRET-ANALYSIS, more", "", false,
+			"without a summary closer after it, a bare fence line may open code inside the analysis: the analysis runs on"},
+		{"fence around all, analysis unclosed", "```xml\n<analysis>\nSECRET-ANALYSIS\n<summary>\n" + sections + "\n</summary>\n```", sections, true,
+			"a fence closing after the summary does not end the analysis before it"},
+		{"orphan closer after echoed template", "<example>\n<summary>\n1. Primary Request and Intent:\n   [Detailed description]\n2. Key Technical Concepts:\n   - [Concept 1]\n   - [Concept 2]\n   - [...]\n</summary>\n</example>\n\n" +
+			short + "\n</SUMMARY>", short, true, "right after an example block, an orphan closer needs content, not three sections (fuzz, issue 26)"},
+		{"orphan closer after an unwrapped echoed template", "<summary>\n1. Primary Request and Intent:\n   [Detailed description]\n2. Key Technical Concepts:\n   - [Concept 1]\n   - [Concept 2]\n   - [...]\n</summary>\n\n" +
+			short + "\n</summary>\n" + an, short, true, "right after a block that is the template echoed, as after an example block (fuzz, issue 26)"},
+		{"BOM before the tags of the only line", "<sumary><summary y>\u2028\ufeff<SUMMARY/>", "", false,
+			"a BOM before a tag is invisible: tags alone are no summary (fuzz, issue 26)"},
+		{"BOM before a tag, untagged", "<summary\">\n\ufeff<example>", "", false, "tag-shaped lines alone, one after a BOM, are no untagged summary"},
+		{"BOM before a tag and prose", "<summary>\n\ufeff<b>bold</b> text\n</summary>", "<b>bold</b> text", true, "tags with prose after a BOM are content"},
 	} {
 		got := ExtractRobust(tc.in)
 		if got.Summary != tc.want || got.OK != tc.ok {

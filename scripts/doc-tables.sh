@@ -16,6 +16,9 @@
 #   redaction   docs/commands/record.md: the redactor on its labelled set (TestLabelledSet)
 #   robustts    docs/robust.md: robust.ts under Node beside the Go robust, family by family
 #               (scripts/bench-robust-ts.sh; needs node)
+#   fuzz        docs/robust.md: what compacteval fuzz finds in robust and in robust.ts, both
+#               at once for FUZZTIME each (scripts/fuzz-table.sh; default 600s; needs node
+#               and jq; not in the default list)
 #   robust      docs/robust.md: robust's and seed's instructions on every benchmark input and
 #               family (scripts/robust-instructions.sh; needs valgrind, takes minutes; not in
 #               the default list)
@@ -30,7 +33,7 @@ file_of() {
 	reference | extractors | score | pipeline | memory) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
 	robustts) echo docs/robust.md ;;
-	robust) echo docs/robust.md ;;
+	robust | fuzz) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
 	esac
 }
@@ -94,6 +97,9 @@ measure() {
 		;;
 	robust)
 		scripts/robust-instructions.sh
+		;;
+	fuzz)
+		scripts/fuzz-table.sh
 		;;
 	memory)
 		scripts/memory-table.sh
