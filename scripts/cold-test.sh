@@ -12,7 +12,7 @@ set -eu
 base=${1:?usage: scripts/cold-test.sh BASE [HEAD]}
 head=${2:-HEAD}
 repo=$(git rev-parse --show-toplevel)
-shared=$(cd "$repo/../shared" && pwd)
+shared=$(cd "$repo/../shared" && pwd -P)
 tmp=$(mktemp -d)
 ln -s "$shared" "$tmp/shared"
 one() { # one NAME COMMIT
@@ -36,6 +36,6 @@ for name in base head; do
 	awk -v name="$name" '
 		/User time/ { u = $NF } /System time/ { s = $NF } /Elapsed/ { w = $NF } /^exit/ { e = $2 }
 		END { printf "%s: %s wall, %.0f s CPU (user+sys), exit %s\n", name, w, u + s, e }' "$tmp/$name.time"
-	sed 's/.*load average/  load average/' "$tmp/$name.load"
+	sed -e 's/.*load average/load average/' -e '1s/^/  start: /' -e '2s/^/  end:   /' "$tmp/$name.load"
 done
 echo "logs: $tmp/base.log $tmp/head.log"
