@@ -6,22 +6,22 @@
 package junittest
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	junit "github.com/joshdk/go-junit"
 )
 
-// Schema returns the path of testdata/junit.xsd.
-func Schema() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "testdata", "junit.xsd")
-}
+// schema is testdata/junit.xsd, embedded rather than found through runtime.Caller, whose
+// file name is no path under -trimpath (make test builds with it).
+//
+//go:embed testdata/junit.xsd
+var schema []byte
 
 // ErrNoXmllint is returned by Check where xmllint is not installed.
 var ErrNoXmllint = errors.New("xmllint not installed")
@@ -38,11 +38,14 @@ func Check(data []byte) (complaints string, valid bool, err error) {
 		return "", false, err
 	}
 	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "junit.xml")
+	file, xsd := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "junit.xsd")
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		return "", false, err
 	}
-	out, err := exec.Command(bin, "--noout", "--schema", Schema(), file).CombinedOutput()
+	if err := os.WriteFile(xsd, schema, 0o644); err != nil {
+		return "", false, err
+	}
+	out, err := exec.Command(bin, "--noout", "--schema", xsd, file).CombinedOutput()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
