@@ -345,10 +345,8 @@ func (sc *scan) markerRef(analysis []region) (string, bool) {
 			// Only a [summary] line can still be a marker: go to the next line with a '['.
 			k := strings.IndexByte(text[start:], '[')
 			if k < 0 {
-				sc.steps += len(text) - start
 				break
 			}
-			sc.steps += k
 			start = sc.lineStartAfter(start+k, start)
 		}
 		end := sc.lineEnd(start)
@@ -364,11 +362,9 @@ func (sc *scan) markerRef(analysis []region) (string, bool) {
 				if closeAt < 0 {
 					closeAt = len(text)
 				}
-				sc.steps += closeAt - end
 			}
 			if closeAt != failedClose {
 				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
-				sc.steps += len(body)
 				if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) {
 					return body, true
 				}
@@ -388,7 +384,6 @@ func (sc *scan) markerRef(analysis []region) (string, bool) {
 				to = lastAnalysis
 			}
 			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
-			sc.steps += len(body)
 			if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) && sectionsUpToRef(body, 3) >= 3 {
 				return body, true
 			}

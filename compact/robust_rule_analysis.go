@@ -55,7 +55,6 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 			nextExample[j] = int32(j)
 		}
 	}
-	sc.steps += n
 	regionEnd := 0       // the end of the last analysis block
 	summarySeen := false // a structural summary opener outside analysis came before
 	for i := 0; i < n; i++ {
@@ -146,7 +145,6 @@ func (sc *scan) mark(rs []region, f tagFlags) {
 			sc.tags[i].flags |= f
 		}
 	}
-	sc.steps += len(sc.tags)
 }
 
 // inRegions reports whether pos falls in one of rs, which are sorted and disjoint.
@@ -162,7 +160,6 @@ func inRegions(rs []region, pos int) bool {
 // opener: regions makes the text before it an analysis block.
 func (sc *scan) orphanCloser() bool {
 	for _, t := range sc.tags {
-		sc.steps++
 		switch {
 		case t.kind == opener && t.name == nameSummary && t.structural():
 			return false
@@ -211,7 +208,6 @@ func (sc *scan) cutRegions(from, to int, rs, code []region) string {
 	}
 	cut := false
 	for ; i < len(rs) && rs[i].start < to; i++ {
-		sc.steps++
 		if len(code) > 0 && inRegions(code, rs[i].start) {
 			continue
 		}

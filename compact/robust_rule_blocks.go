@@ -64,7 +64,6 @@ func (sc *scan) emptyBefore(i int) bool {
 	if between := sc.text[t.end:u.start]; !asciiBlank(between) && !terminatorsOnly(between, sc.nel) && trimRobust(between, sc.nel) != "" || sc.details && sc.afterDetails(u) {
 		return false
 	}
-	sc.steps++
 	return true
 }
 
@@ -146,7 +145,6 @@ func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next
 	var open byte              // the fence character of the open code block
 	for j := i + 1; j < len(tags); j++ {
 		u := tags[j]
-		sc.steps++
 		for ; fi < len(sc.fences) && sc.fences[fi].start <= u.line; fi++ {
 			f := sc.fences[fi]
 			switch {
@@ -219,7 +217,6 @@ func (sc *scan) enderAfter(i int) bool {
 	if !sc.enderKnown {
 		sc.enderKnown, sc.lastEnder = true, -1
 		for j := len(sc.tags) - 1; j >= 0; j-- {
-			sc.steps++
 			u := sc.tags[j]
 			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
 				continue
@@ -244,7 +241,6 @@ func (sc *scan) nextWrongCloser(from int) int {
 			if u.name == nameAnalysis && u.kind == closer && u.structural() {
 				break
 			}
-			sc.steps++
 			sc.wrongCursor++
 		}
 	}
@@ -288,7 +284,6 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 	body = stripWrapperFence(body)
 	body = removeNestedAnalysis(body)
 	body = trimTagLines(body, sc.nel)
-	sc.steps += len(body)
 	c := candidate{body: body, closed: closed, start: int(t.start)}
 	c.sections = sectionCount(body)
 	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)

@@ -40,10 +40,8 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			// Only a [summary] line can still be a marker: go to the next line with a '['.
 			k := strings.IndexByte(text[start:], '[')
 			if k < 0 {
-				sc.steps += len(text) - start
 				break
 			}
-			sc.steps += k
 			start = sc.lineStartAfter(start+k, start)
 		}
 		// A line that opens with a tag is no marker line (markerStart('<') is false), and one
@@ -62,7 +60,6 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 						n = terminatorLen(text, e, sc.nel)
 					}
 					if n > 0 {
-						sc.steps += e + n - start
 						start = e + n
 						continue
 					}
@@ -81,11 +78,9 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 				if closeAt < 0 {
 					closeAt = len(text)
 				}
-				sc.steps += closeAt - end
 			}
 			if closeAt != failedClose {
 				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
-				sc.steps += len(body)
 				if hasContentIn(body, sc.onlyLF) {
 					return body, true
 				}
@@ -105,7 +100,6 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 				to = lastAnalysis
 			}
 			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
-			sc.steps += len(body)
 			if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
 				return body, true
 			}
@@ -124,7 +118,6 @@ func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 	open := false // a structural opener waits for the closer of its block
 	after := 0    // the end of the last structural tag
 	for _, t := range sc.tags {
-		sc.steps++
 		if !t.structural() || t.is(inAnalysis) {
 			continue
 		}
@@ -146,7 +139,6 @@ func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 			from, afterAnalysis = analysis[k-1].end, true
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
-		sc.steps += len(body)
 		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || sectionsUpTo(body, 3) >= 3) {
 			return body, true
 		}
@@ -215,7 +207,6 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 		}
 	}
 	body := trimRobust(trimPartialCloser(sc.cutRegions(0, end, analysis, nil)), sc.nel)
-	sc.steps += len(body)
 	if !hasProse(body) || isToolCall(body) || isRefusal(body) {
 		return "", false
 	}

@@ -9,8 +9,8 @@ import (
 // This file is robust's scanner: the lines, tags and fence lines of a text, found in one
 // pass over it. The policy reads them: one file per rule of docs/robust.md
 // (robust_rule_*.go, each headed by the rule as docs/robust.md states it). Every scan is
-// linear: each byte is looked at a bounded number of times, counted in scan.steps for the
-// linearity tests.
+// linear: each byte is looked at a bounded number of times (TestRobustLinear counts the
+// instructions at two sizes).
 
 type tagKind uint8
 
@@ -68,7 +68,6 @@ type scan struct {
 	shortcuts     bool // take the paths for common cases (lineTag, plainTag, ...), not only the general code
 	tags          []tag
 	fences        []fenceLine
-	steps         int      // bytes and items visited, for the linearity tests
 	code          []region // scratch for blockEnd
 	fenceCursor   int      // the first fence line after the last block opener's line
 	inlineOpeners int      // summary openers after prose, outside code
@@ -100,7 +99,6 @@ func (sc *scan) fencesFrom() int {
 		return 0
 	}
 	for _, t := range sc.tags {
-		sc.steps++
 		if t.name == nameSummary && t.kind == opener {
 			l := int(t.line)
 			for n := 0; n < 3 && l > 0; n++ {
@@ -148,10 +146,8 @@ func (sc *scan) lineEnd(i int) int {
 	if sc.simple {
 		k := strings.IndexByte(sc.text[i:], '\n')
 		if k < 0 {
-			sc.steps += len(sc.text) - i
 			return len(sc.text)
 		}
-		sc.steps += k
 		return i + k
 	}
 	lead := &terminatorLead[0]
@@ -161,11 +157,9 @@ func (sc *scan) lineEnd(i int) int {
 	s := sc.text
 	for j := i; j < len(s); j++ {
 		if lead[s[j]] && terminatorLen(s, j, sc.nel) > 0 {
-			sc.steps += j - i + 1
 			return j
 		}
 	}
-	sc.steps += len(s) - i
 	return len(s)
 }
 
@@ -185,17 +179,14 @@ var terminatorLead = func() (t [2][256]bool) {
 func (sc *scan) lineStart(i, lo int) int {
 	if sc.simple {
 		k := strings.LastIndexByte(sc.text[lo:i], '\n')
-		sc.steps += i - lo - k
 		return lo + k + 1
 	}
 	s := sc.text
 	for j := i; j > lo; j-- {
 		if terminatorLast[s[j-1]] && sc.endsTerminator(j) {
-			sc.steps += i - j + 1
 			return j
 		}
 	}
-	sc.steps += i - lo
 	return lo
 }
 
@@ -218,10 +209,8 @@ func (sc *scan) lineStartAfter(i, lo int) int {
 	for {
 		k := strings.IndexByte(sc.text[lo:i], '\n')
 		if k < 0 {
-			sc.steps += i - lo
 			return lo
 		}
-		sc.steps += k + 1
 		lo += k + 1
 	}
 }
@@ -291,10 +280,8 @@ func (sc *scan) scanTags() {
 	for pos := 0; pos < len(text); {
 		i := nextTagStart(text, pos) // a '<' that starts no tag, nor <details, is passed without reading its line
 		if i < 0 {
-			sc.steps += len(text) - pos
 			break
 		}
-		sc.steps += i + 1 - pos
 		if sc.shortcuts && i >= lineEnd && (i == 0 || text[i-1] == '\n' || !sc.simple && sc.endsTerminator(i)) {
 			if t, ok := sc.lineTag(i); ok {
 				// A tag alone on its line: the flags the rest of this loop would set, without
@@ -316,7 +303,6 @@ func (sc *scan) scanTags() {
 			lineEnd = sc.lineEnd(i)
 			firstVisible = sc.firstVisible(lineStart, lineEnd)
 			contentEnd = sc.contentEnd(lineStart, lineEnd)
-			sc.steps += lineEnd - i
 			tickPos, ticks, tickAfter, tickFirst = lineStart, 0, -1, -1
 			gtNext, ltNext, prev = -1, -1, -1
 		}
@@ -325,7 +311,6 @@ func (sc *scan) scanTags() {
 		}
 		if tickFirst < i { // else no backtick before the tag: a line of many tags is not counted once per tag
 			ticks += strings.Count(text[tickPos:i], "`")
-			sc.steps += i - tickPos
 		}
 		tickPos = i
 		t, ok := sc.parseTag(i, lineEnd, &gtNext, &ltNext)
@@ -492,7 +477,6 @@ func (sc *scan) lineTag(i int) (tag, bool) {
 	if k+1 < len(text) && text[k+1] != '\n' && (sc.simple || terminatorLen(text, k+1, sc.nel) == 0) {
 		return tag{}, false
 	}
-	sc.steps += k + 1 - i
 	t.end = int32(k + 1)
 	return t, true
 }
@@ -517,7 +501,6 @@ func (sc *scan) firstVisible(start, end int) int {
 			i++
 		}
 	}
-	sc.steps += i - start
 	return i
 }
 
@@ -536,12 +519,10 @@ func (sc *scan) contentEnd(start, end int) int {
 		}
 		j -= size
 	}
-	sc.steps += end - j
 	return j
 }
 
 func (sc *scan) onlyInvisible(from, to int) bool {
-	sc.steps += to - from
 	return onlyInvisible(sc.text[from:to])
 }
 
@@ -552,7 +533,6 @@ func (sc *scan) onlyInvisible(from, to int) bool {
 func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	text := sc.text
 	if t, ok := plainTag(text[:end], i); ok && sc.shortcuts {
-		sc.steps += int(t.end) - i
 		return t, true
 	}
 	j := skipBlanks(text[:end], i+1)
@@ -565,7 +545,6 @@ func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	for k < end && isASCIILetter(text[k]) {
 		k++
 	}
-	sc.steps += k - i
 	name, ok := tagNameOf(text[j:k])
 	if !ok {
 		return tag{}, false
@@ -573,7 +552,6 @@ func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	t.name = name
 	if t.kind == closer || k < end && text[k] != ' ' && text[k] != '>' {
 		k2 := skipBlanks(text[:end], k)
-		sc.steps += k2 - k
 		if k2 >= end || text[k2] != '>' {
 			return tag{}, false
 		}
@@ -624,10 +602,8 @@ var tagText = [...]string{nameSummary: "summary", nameAnalysis: "analysis"}
 func (sc *scan) indexByteIn(from, end int, c byte) int {
 	k := strings.IndexByte(sc.text[from:end], c)
 	if k < 0 {
-		sc.steps += end - from
 		return end
 	}
-	sc.steps += k + 1
 	return from + k
 }
 
@@ -656,10 +632,8 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 	for pos := from; pos < len(text); {
 		k := indexRun3(text[pos:], c)
 		if k < 0 {
-			sc.steps += len(text) - pos
 			break
 		}
-		sc.steps += k + 1
 		i := pos + k
 		start := i // the fence that starts its line, found without looking back
 		if i > lo && !(sc.simple && text[i-1] == '\n' && sc.shortcuts) {
@@ -706,7 +680,6 @@ func (sc *scan) firstJS(start, end int) int {
 		}
 		i += size
 	}
-	sc.steps += i - start
 	return i
 }
 
@@ -719,9 +692,7 @@ func (sc *scan) lineBounds(start int) (end, next int) {
 	}
 	k := indexByteNear(sc.text[start:], '\n')
 	if k < 0 {
-		sc.steps += len(sc.text) - start
 		return len(sc.text), -1
 	}
-	sc.steps += k
 	return start + k, start + k + 1
 }
