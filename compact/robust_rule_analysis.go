@@ -25,9 +25,6 @@ type region struct{ start, end int }
 // regions returns the analysis and think blocks and the example wrappers, in text order
 // (rules "Analysis" and "Echoed templates").
 func (sc *scan) regions() (analysis []region, examples []region) {
-	if sc.regionOpeners == 0 && sc.shortcuts && !sc.orphanCloser() {
-		return nil, nil // every region starts at an analysis, think or example opener or an orphan closer
-	}
 	tags := sc.tags
 	n := len(tags)
 	// For each tag index, the next structural analysis closer, the next analysis closer of
@@ -154,20 +151,6 @@ func inRegions(rs []region, pos int) bool {
 	}
 	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > pos })
 	return i < len(rs) && rs[i].start <= pos
-}
-
-// orphanCloser reports a structural analysis or think closer before any structural summary
-// opener: regions makes the text before it an analysis block.
-func (sc *scan) orphanCloser() bool {
-	for _, t := range sc.tags {
-		switch {
-		case t.kind == opener && t.name == nameSummary && t.structural():
-			return false
-		case t.kind == closer && t.analysisLike() && t.structural():
-			return true
-		}
-	}
-	return false
 }
 
 // removeNestedAnalysis drops an <analysis>...</analysis> block that opens the body (rule

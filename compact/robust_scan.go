@@ -37,6 +37,7 @@ const (
 	afterCloser                      // right after another closing tag (blanks between)
 	inAnalysis                       // inside an analysis or think block (scan.regions)
 	inExample                        // inside an example wrapper (scan.regions)
+	inDetails                        // a structural summary opener right after <details> (scan.afterDetails)
 )
 
 // tag is one recognised tag in the text. Positions are byte offsets; line is the offset of
@@ -71,24 +72,38 @@ type scan struct {
 	code          []region // scratch for blockEnd
 	fenceCursor   int      // the first fence line after the last block opener's line
 	inlineOpeners int      // summary openers after prose, outside code
-	regionOpeners int      // analysis, think and example openers: none, no regions
 	openAnalysis  bool     // an analysis block runs unclosed to the end
 	details       bool     // the text holds <details (any case), found by scanTags
-	regionHint    int      // firstRegionAfter's last answer
 	enderKnown    bool     // lastEnder is known
 	lastEnder     int      // the last tag that can end a block (scan.enderAfter), -1 for none
+	wrongFrom     int      // nextWrongCloser's first question since its cursor was set
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
+	regionHint    int      // firstRegionAfter's last answer
 }
 
 func newScan(text string, shortcuts bool) *scan {
-	sc := &scan{text: text, shortcuts: shortcuts}
+	sc := &scan{text: text, shortcuts: shortcuts, wrongCursor: -1}
 	cr := strings.IndexByte(text, '\r') >= 0
 	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
 	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
 	sc.onlyLF = shortcuts && sc.simple && !containsByLast(text, "\u0085")
 	sc.scanTags()
 	sc.scanFences(sc.fencesFrom())
+	sc.markDetails()
 	return sc
+}
+
+// markDetails flags the structural summary openers that follow a <details> line (rule
+// "Blocks": an HTML element in the body), each read once however many blocks ask.
+func (sc *scan) markDetails() {
+	if !sc.details {
+		return
+	}
+	for i, t := range sc.tags {
+		if t.name == nameSummary && t.kind == opener && t.structural() && sc.afterDetails(t) {
+			sc.tags[i].flags |= inDetails
+		}
+	}
 }
 
 // fencesFrom returns where the fence lines that can matter start: only summary blocks read
@@ -286,9 +301,6 @@ func (sc *scan) scanTags() {
 			if t, ok := sc.lineTag(i); ok {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
-				if t.kind == opener && t.name != nameSummary {
-					sc.regionOpeners++
-				}
 				sc.tags = append(sc.tags, t)
 				lineEnd, pos = int(t.end), int(t.end)
 				continue
@@ -344,9 +356,6 @@ func (sc *scan) scanTags() {
 		prev = len(sc.tags)
 		if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
 			sc.inlineOpeners++
-		}
-		if t.kind == opener && t.name != nameSummary {
-			sc.regionOpeners++
 		}
 		sc.tags = append(sc.tags, t)
 		pos = int(t.end)
@@ -695,4 +704,50 @@ func (sc *scan) lineBounds(start int) (end, next int) {
 		return len(sc.text), -1
 	}
 	return start + k, start + k + 1
+}
+
+// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop (rule
+// "Blocks"): a summary closer, or a structural summary opener that is no HTML element,
+// outside analysis blocks and code spans. The last such tag is found once, from the end,
+// after scan.regions has marked the analysis blocks. Where it says none, blockEnd finds the
+// wrong closer with nextWrongCloser rather than its loop, so that a loop of blocks that
+// each end at a fallback is read once, not once per block; without shortcuts it says
+// there may be one, and blockEnd reads its loop (FuzzRobustShortcutsAgree holds the two
+// equal).
+func (sc *scan) enderAfter(i int) bool {
+	if !sc.enderKnown {
+		sc.enderKnown, sc.lastEnder = true, -1
+		if !sc.shortcuts {
+			sc.lastEnder = len(sc.tags) // the general code: blockEnd reads its loop
+		}
+		for j := len(sc.tags) - 1; j >= 0 && sc.lastEnder < 0; j-- {
+			u := sc.tags[j]
+			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
+				continue
+			}
+			if u.kind == closer || u.structural() && !u.is(inDetails) {
+				sc.lastEnder = j
+				break
+			}
+		}
+	}
+	return sc.lastEnder > i
+}
+
+// nextWrongCloser returns the index of the first structural </analysis> at or after index
+// from (len(tags) for none), blockEnd's wrong closer where no fence intervenes. The blocks
+// ask in text order, so a cursor moves forward once over the tags (once more for the
+// blocks after prose, which start again from the first tag).
+func (sc *scan) nextWrongCloser(from int) int {
+	if sc.wrongCursor < from || from < sc.wrongFrom {
+		sc.wrongFrom, sc.wrongCursor = from, from
+		for sc.wrongCursor < len(sc.tags) {
+			u := sc.tags[sc.wrongCursor]
+			if u.name == nameAnalysis && u.kind == closer && u.structural() {
+				break
+			}
+			sc.wrongCursor++
+		}
+	}
+	return sc.wrongCursor
 }
