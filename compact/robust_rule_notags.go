@@ -34,7 +34,6 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 	}
 	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
 	var headingTried [2]bool       // a heading before the last analysis block, one after it
-	tags, ti := sc.tags, 0         // ti: the first tag at or after start, where a line opens with '<'
 	for start := 0; start >= 0; {
 		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
 			// Only a [summary] line can still be a marker: go to the next line with a '['.
@@ -43,28 +42,6 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 				break
 			}
 			start = sc.lineStartAfter(start+k, start)
-		}
-		// A line that opens with a tag is no marker line (markerStart('<') is false), and one
-		// whose tag is followed by a line terminator ends there: a tag never spans a line
-		// end. A loop of tag lines is passed without searching for its line ends.
-		if start < len(text) && text[start] == '<' {
-			for ti < len(tags) && int(tags[ti].start) < start {
-				ti++ // each tag is passed once over the scan
-			}
-			if ti < len(tags) && int(tags[ti].start) == start {
-				if e := int(tags[ti].end); e < len(text) {
-					n := 0
-					if text[e] == '\n' {
-						n = 1
-					} else if !sc.simple {
-						n = terminatorLen(text, e, sc.nel)
-					}
-					if n > 0 {
-						start = e + n
-						continue
-					}
-				}
-			}
 		}
 		end, next := sc.lineBounds(start)
 		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
