@@ -11,9 +11,9 @@ import (
 
 // This file holds the fast forms of robust's line-reading policy to their plain definitions.
 // Most helpers of the policy are written in their plain form and have no second copy; the
-// six below keep a faster form because the speed floor needs it (they read every body, or
+// five below keep a faster form because the speed floor needs it (they read every body, or
 // every text, of the loop families), and each xxxRef is its one plain definition (line by
-// line through eachLine, or with the strings package): sectionsUpTo, hasProse, isToolCall,
+// line through eachLine, or with the strings package): sectionsUpTo, isToolCall,
 // tagShapedOnly, wellFormedShape and trimRobust. TrimJS (trimJSRunes) and indexBracketCloser
 // (indexFold) are held to plain forms the package has anyway. Each test asks both on
 // bodies built from the pieces where a fast form could go wrong (every line terminator and
@@ -99,19 +99,6 @@ func TestSectionsUpToAsLines(t *testing.T) {
 	}
 }
 
-func hasProseRef(body string) bool {
-	found := false
-	eachLine(body, func(line string) bool {
-		l := strings.TrimSpace(line)
-		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
-			return true
-		}
-		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
-		return !found
-	})
-	return found
-}
-
 func isToolCallRef(body string) bool {
 	found := false
 	eachLine(body, func(line string) bool {
@@ -129,12 +116,10 @@ func isToolCallRef(body string) bool {
 	return found
 }
 
-// TestUntaggedChecksAsLines holds hasProse, which skips the copies of a repeated line, and
-// isToolCall, which first looks for what a tool call line must hold, to their line-by-line
-// definitions. hasProse fails if the skip takes a line that ends with "\r\n" or U+2028 for
-// a copy, isToolCall if a '<' prefix is left out of its search or a body past its budget of
-// '<' is answered false.
-func TestUntaggedChecksAsLines(t *testing.T) {
+// TestToolCallAsLines holds isToolCall, which first looks for what a tool call line must
+// hold, to its line-by-line definition. It fails if a '<' prefix is left out of its search
+// or a body past its budget of '<' is answered false.
+func TestToolCallAsLines(t *testing.T) {
 	bodies := lineBodies(60000)
 	for _, unit := range []string{"Summary\n", "## Summary\n", "Summary\n\n", "```\n", "\n", "Summary\r\n", "Summary\u2028"} {
 		for _, tail := range []string{"", "x", "Summ", "Summary", "Summary\n", "prose\n", "\nx"} {
@@ -148,9 +133,6 @@ func TestUntaggedChecksAsLines(t *testing.T) {
 		bodies = append(bodies, many+"\n<invoke name=\"x\">", many+"\n <Tool_Use>", many+"<invoke>", many+"\n"+`{"type": "tool_use"}`)
 	}
 	for i, body := range bodies {
-		if got, want := hasProse(body), hasProseRef(body); got != want {
-			t.Fatalf("case %d: hasProse(%q) = %v, want %v", i, clipBody(body), got, want)
-		}
 		if got, want := isToolCall(body), isToolCallRef(body); got != want {
 			t.Fatalf("case %d: isToolCall(%q) = %v, want %v", i, clipBody(body), got, want)
 		}
@@ -322,7 +304,7 @@ func TestTagShapedOnlyAsTokens(t *testing.T) {
 // go test -run='^$' -fuzz='^FuzzLinePolicyAgrees$' -fuzztime=30s ./compact
 //
 // FuzzLinePolicyAgrees holds each fast form of robust's line-reading policy to its plain
-// definition on one body: the section count for every limit, hasProse, isToolCall,
+// definition on one body: the section count for every limit, isToolCall,
 // tagShapedOnly, trimRobust, TrimJS, the [/summary] search and the well-formed shape; seeds are the
 // generated bodies.
 func FuzzLinePolicyAgrees(f *testing.F) {
@@ -339,7 +321,6 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 			name      string
 			got, want bool
 		}{
-			{"hasProse", hasProse(body), hasProseRef(body)},
 			{"isToolCall", isToolCall(body), isToolCallRef(body)},
 			{"tagShapedOnly", tagShapedOnly(body), tagShapedOnlyRef(body)},
 		}
