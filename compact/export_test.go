@@ -5,10 +5,7 @@ var (
 	// FastBlock is robust's fast path (robust_fast.go).
 	FastBlock = fastBlock
 	// ExtractRobustFull is robust's full scan, past the well-formed check and the fast path.
-	ExtractRobustFull = func(text string) Extraction {
-		e, _ := extractRobust(text, true)
-		return e
-	}
+	ExtractRobustFull = func(text string) Extraction { return extractRobust(text, true) }
 	// ExtractRobustGeneral is ExtractRobust without any shortcut: the well-formed rule (a
 	// rule of the policy, not a shortcut), then neither the fast path nor the scan's paths
 	// for common cases.
@@ -16,7 +13,6 @@ var (
 		if seed, ok := wellFormed(text); ok {
 			return seed
 		}
-		e, _ := extractRobust(text, false)
-		return e
+		return extractRobust(text, false)
 	}
 )

@@ -36,8 +36,7 @@ func ExtractRobust(text string) Extraction {
 	if e, ok := fastBlock(text); ok {
 		return e
 	}
-	e, _ := extractRobust(text, true)
-	return e
+	return extractRobust(text, true)
 }
 
 // wellFormed returns seed's extraction of a well-formed answer, the policy's first rule (it
@@ -52,11 +51,10 @@ func wellFormed(text string) (Extraction, bool) {
 	return Extraction{}, false
 }
 
-// extractRobust is ExtractRobust after the well-formed check, with the work it did (see
-// scan.steps). It runs seed only to report seed's path for the same answer. Without
+// extractRobust is ExtractRobust after the well-formed check. It runs seed only to report seed's path for the same answer. Without
 // shortcuts it takes none of the scan's paths for common cases, which must answer as the
 // general code does (TestRobustShortcutsAgree).
-func extractRobust(text string, shortcuts bool) (Extraction, int) {
+func extractRobust(text string, shortcuts bool) Extraction {
 	sc := newScan(text, shortcuts)
 	analysis, _ := sc.regions()
 	best, ok, seen := sc.blocks(analysis, false)
@@ -67,23 +65,23 @@ func extractRobust(text string, shortcuts bool) (Extraction, int) {
 	}
 	if ok {
 		if seed := Extract(text); seed.OK && seed.Summary == best.body {
-			return seed, sc.steps // the same answer: report seed's path
+			return seed // the same answer: report seed's path
 		}
 		path := PathBlock
 		if !best.closed {
 			path = PathOpenerToEnd
 		}
-		return Extraction{Summary: best.body, OK: true, Path: path}, sc.steps
+		return Extraction{Summary: best.body, OK: true, Path: path}
 	}
 	if body, ok := sc.marker(analysis); ok {
-		return Extraction{Summary: body, OK: true, Path: PathMarker}, sc.steps
+		return Extraction{Summary: body, OK: true, Path: PathMarker}
 	}
 	if !seen {
 		if body, ok := sc.untagged(analysis); ok {
-			return Extraction{Summary: body, OK: true, Path: PathUntagged}, sc.steps
+			return Extraction{Summary: body, OK: true, Path: PathUntagged}
 		}
 	}
-	return Extraction{Path: PathNone}, sc.steps
+	return Extraction{Path: PathNone}
 }
 
 // The well-formed answer is the one the prompt asks for: optional blanks, one analysis

@@ -27,11 +27,9 @@ type fastTag struct {
 
 func (t fastTag) analysisLike() bool { return t.name == nameAnalysis || t.name == nameThink }
 
-// fast is one run of the fast path over text; steps counts the bytes and tags visited, as
-// scan.steps does, for the linearity tests.
+// fast is one run of the fast path over text.
 type fast struct {
-	text  string
-	steps int
+	text string
 }
 
 // fastBlock returns robust's extraction of text and true where the fast path applies, and
@@ -44,11 +42,8 @@ func fastBlock(text string) (Extraction, bool) {
 func (f *fast) extract() (Extraction, bool) {
 	text := f.text
 	// With a "\n" somewhere, U+0085 is no line terminator (scan.nel).
-	if k := strings.IndexByte(text, '\n'); k < 0 {
-		f.steps += len(text)
+	if strings.IndexByte(text, '\n') < 0 {
 		return Extraction{}, false
-	} else {
-		f.steps += k + 1
 	}
 	var st [4]fastTag // the structural tags, in text order
 	n, tags := 0, 0
@@ -59,10 +54,8 @@ func (f *fast) extract() (Extraction, bool) {
 		}
 		i := nextTagStart(text, pos)
 		if i < 0 {
-			f.steps += len(text) - pos
 			break
 		}
-		f.steps += i + 1 - pos
 		t, ok, giveUp := f.parse(i)
 		if giveUp {
 			return Extraction{}, false
@@ -117,7 +110,6 @@ func (f *fast) extract() (Extraction, bool) {
 	body := trimRobust(text[open.end:close.start], false)
 	body = stripWrapperFence(body)
 	body = removeNestedAnalysis(body)
-	f.steps += len(body)
 	if !hasContent(body) || isTemplate(body) {
 		return Extraction{}, false
 	}
@@ -141,7 +133,6 @@ func (f *fast) parse(i int) (t fastTag, ok, giveUp bool) {
 	for k < len(text) && isASCIILetter(text[k]) {
 		k++
 	}
-	f.steps += k - i
 	name, ok := tagNameOf(text[j:k])
 	if !ok {
 		return fastTag{}, false, false
@@ -156,7 +147,6 @@ func (f *fast) parse(i int) (t fastTag, ok, giveUp bool) {
 	}
 	// A closer, or an opener followed by a tab: blanks, then '>' (blanks never end a line).
 	k2 := skipBlanks(text, k)
-	f.steps += k2 - k
 	if k2 >= len(text) || text[k2] != '>' {
 		return fastTag{}, false, false
 	}
@@ -169,7 +159,6 @@ func (f *fast) parse(i int) (t fastTag, ok, giveUp bool) {
 func (f *fast) blanksBefore(i int) (p int, lineStart, ok bool) {
 	text := f.text
 	for p = i; i-p <= fastWalk; {
-		f.steps++
 		if p == 0 {
 			return p, true, true
 		}
@@ -200,7 +189,6 @@ func (f *fast) blanksBefore(i int) (p int, lineStart, ok bool) {
 func (f *fast) blanksAfter(e int) (lineEnd, ok bool) {
 	text := f.text
 	for q := e; q-e <= fastWalk; {
-		f.steps++
 		if q == len(text) {
 			return true, true
 		}

@@ -9,11 +9,16 @@ import (
 	"github.com/compacteval/compacteval/internal/textgen"
 )
 
-// This file holds robust's line-reading policy to its plain definitions: each xxxRef below is
-// the function as it read before it was made faster (line by line through eachLine, or with
-// the strings package), and each test asks both on bodies built from the pieces where a
-// shortcut could go wrong (every line terminator and its broken halves, marks, digits,
-// labels, tags, loops of one line).
+// This file holds the fast forms of robust's line-reading policy to their plain definitions.
+// Most helpers of the policy are written in their plain form and have no second copy; the
+// five below keep a faster form because the speed floor needs it (they read every body, or
+// every text, of the loop families), and each xxxRef is its one plain definition (line by
+// line through eachLine, or with the strings package): sectionsUpTo, isToolCall,
+// tagShapedOnly, wellFormedShape and trimRobust. TrimJS (trimJSRunes) and indexBracketCloser
+// (indexFold) are held to plain forms the package has anyway. Each test asks both on
+// bodies built from the pieces where a fast form could go wrong (every line terminator and
+// its broken halves, marks, digits, labels, tags, loops of one line), and
+// FuzzLinePolicyAgrees asks them all on one body.
 
 // linePieces are the atoms of the generated bodies.
 var linePieces = []string{
@@ -94,41 +99,6 @@ func TestSectionsUpToAsLines(t *testing.T) {
 	}
 }
 
-func isHeadingOnlyRef(l string) bool {
-	l = strings.TrimLeft(l, "#* ")
-	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
-		return false
-	}
-	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
-}
-
-// TestIsHeadingOnlyAsTrim holds isHeadingOnly, which trims its marks by hand and counts
-// runes only in a long line, to its definition with strings.TrimLeft and RuneCount.
-func TestIsHeadingOnlyAsTrim(t *testing.T) {
-	long := "1. " + strings.Repeat("é", 28) + ":"   // 60 bytes, 32 runes
-	longer := "1. " + strings.Repeat("x", 56) + ":" // 60 runes
-	lines := []string{long, longer, longer[:59] + ":", "**1. A:**", "1. A: *", "1.:", "1. a", "*# 2. b :", ":", "1:"}
-	lines = append(lines, lineBodies(20000)...)
-	for i, l := range lines {
-		if got, want := isHeadingOnly(l), isHeadingOnlyRef(l); got != want {
-			t.Fatalf("case %d: isHeadingOnly(%q) = %v, want %v", i, l, got, want)
-		}
-	}
-}
-
-func hasProseRef(body string) bool {
-	found := false
-	eachLine(body, func(line string) bool {
-		l := strings.TrimSpace(line)
-		if h := trimLabel(l); equalFold(h, "summary") || equalFold(h, "analysis") || isFenceLine(l) {
-			return true
-		}
-		found = l != "" && !tagShapedOnly(l) && !isHeadingOnly(l)
-		return !found
-	})
-	return found
-}
-
 func isToolCallRef(body string) bool {
 	found := false
 	eachLine(body, func(line string) bool {
@@ -146,12 +116,10 @@ func isToolCallRef(body string) bool {
 	return found
 }
 
-// TestUntaggedChecksAsLines holds hasProse, which skips the copies of a repeated line, and
-// isToolCall, which first looks for what a tool call line must hold, to their line-by-line
-// definitions. hasProse fails if the skip takes a line that ends with "\r\n" or U+2028 for
-// a copy, isToolCall if a '<' prefix is left out of its search or a body past its budget of
-// '<' is answered false.
-func TestUntaggedChecksAsLines(t *testing.T) {
+// TestToolCallAsLines holds isToolCall, which first looks for what a tool call line must
+// hold, to its line-by-line definition. It fails if a '<' prefix is left out of its search
+// or a body past its budget of '<' is answered false.
+func TestToolCallAsLines(t *testing.T) {
 	bodies := lineBodies(60000)
 	for _, unit := range []string{"Summary\n", "## Summary\n", "Summary\n\n", "```\n", "\n", "Summary\r\n", "Summary\u2028"} {
 		for _, tail := range []string{"", "x", "Summ", "Summary", "Summary\n", "prose\n", "\nx"} {
@@ -165,9 +133,6 @@ func TestUntaggedChecksAsLines(t *testing.T) {
 		bodies = append(bodies, many+"\n<invoke name=\"x\">", many+"\n <Tool_Use>", many+"<invoke>", many+"\n"+`{"type": "tool_use"}`)
 	}
 	for i, body := range bodies {
-		if got, want := hasProse(body), hasProseRef(body); got != want {
-			t.Fatalf("case %d: hasProse(%q) = %v, want %v", i, clipBody(body), got, want)
-		}
 		if got, want := isToolCall(body), isToolCallRef(body); got != want {
 			t.Fatalf("case %d: isToolCall(%q) = %v, want %v", i, clipBody(body), got, want)
 		}
@@ -187,57 +152,19 @@ func trimRobustRef(s string, nel bool) string {
 	return strings.TrimFunc(s, cut)
 }
 
-func stripWrapperFenceRef(body string) string {
-	first, rest, ok := strings.Cut(body, "\n")
-	if !ok || !isFenceLine(first) {
-		return body
-	}
-	i := strings.LastIndexByte(strings.TrimRight(rest, " \t\r\n"), '\n')
-	last := TrimJS(rest[i+1:])
-	if !isFenceLine(last) || countUpTo(rest, "```", 2) > 1 {
-		return body
-	}
-	return TrimJS(rest[:max(i, 0)])
-}
-
-func trimPartialCloserRef(body string) string {
-	i := strings.LastIndexByte(body, '<')
-	if i < 0 || len(body)-i > len("</summary") {
-		return body
-	}
-	frag := body[i:]
-	if hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
-		return body[:i]
-	}
-	return body
-}
-
-// TestBodyTrimsAsDefined holds trimRobust and trimJS (ASCII ends trimmed by bytes), stripWrapperFence
-// (a body opening with a visible ASCII character other than a fence's is left alone) and
-// trimPartialCloser (only the last nine bytes are searched) to their definitions. trimRobust
-// fails if U+0085 or a zero-width space is left to the ASCII loop.
-func TestBodyTrimsAsDefined(t *testing.T) {
-	bodies := lineBodies(60000)
-	for _, s := range []string{" \u0085x\u0085 ", "\u200b x \u200b", "\t\xff\t", "\u00a0", " \n ", "x</summ", "x<summary", "<</SUMMARY",
-		"a < </summar", "```\nx\n```", " ```\nx\n~~~", "~~~\n```\n```"} {
-		bodies = append(bodies, s)
-	}
+// TestTrimsAsRunes holds trimRobust and TrimJS, which trim ASCII ends byte by byte, to their
+// definitions rune by rune. trimRobust fails if U+0085 or a zero-width space is left to the
+// ASCII loop.
+func TestTrimsAsRunes(t *testing.T) {
+	bodies := append(lineBodies(60000), " \u0085x\u0085 ", "\u200b x \u200b", "\t\xff\t", "\u00a0", " \n ", "\ufeffx\u3000")
 	for i, body := range bodies {
 		for _, nel := range []bool{false, true} {
 			if got, want := trimRobust(body, nel), trimRobustRef(body, nel); got != want {
 				t.Fatalf("case %d: trimRobust(%q, %v) = %q, want %q", i, clipBody(body), nel, clipBody(got), clipBody(want))
 			}
 		}
-		for _, b := range []string{body, trimRobustRef(body, false)} {
-			if got, want := stripWrapperFence(b), stripWrapperFenceRef(b); got != want {
-				t.Fatalf("case %d: stripWrapperFence(%q) = %q, want %q", i, clipBody(b), clipBody(got), clipBody(want))
-			}
-		}
 		if got, want := TrimJS(body), trimJSRunes(body); got != want {
 			t.Fatalf("case %d: TrimJS(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
-		}
-		if got, want := trimPartialCloser(body), trimPartialCloserRef(body); got != want {
-			t.Fatalf("case %d: trimPartialCloser(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
 		}
 	}
 }
@@ -326,124 +253,6 @@ func TestWellFormedShapeAsSearched(t *testing.T) {
 	}
 }
 
-// markerRef is scan.marker as it read before this file's tests, line by line. It splits a
-// body's lines at "\n" alone only where the text has no U+0085 either, as hasContent's
-// lines are split (main's scan.onlyLF; a U+0085 inside a line can hide a heading).
-func (sc *scan) markerRef(analysis []region) (string, bool) {
-	text := sc.text
-	if body, ok := sc.beforeOrphan(analysis); ok {
-		return body, true // the orphan closer is no line rule: one code for both
-	}
-	lastAnalysis := -1
-	if len(analysis) > 0 {
-		lastAnalysis = analysis[len(analysis)-1].start
-	}
-	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
-	var headingTried [2]bool       // a heading before the last analysis block, one after it
-	for start := 0; start >= 0; {
-		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
-			// Only a [summary] line can still be a marker: go to the next line with a '['.
-			k := strings.IndexByte(text[start:], '[')
-			if k < 0 {
-				sc.steps += len(text) - start
-				break
-			}
-			sc.steps += k
-			start = sc.lineStartAfter(start+k, start)
-		}
-		end := sc.lineEnd(start)
-		next := sc.nextLine(end)
-		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
-			start = next // a marker line starts with a blank, '[', a heading mark or S
-			continue
-		}
-		l := TrimJS(text[start:end])
-		if equalFold(l, "[summary]") {
-			if closeAt < end {
-				closeAt = indexFold(text, "[/summary]", end)
-				if closeAt < 0 {
-					closeAt = len(text)
-				}
-				sc.steps += closeAt - end
-			}
-			if closeAt != failedClose {
-				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
-				sc.steps += len(body)
-				if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) {
-					return body, true
-				}
-				failedClose = closeAt
-			}
-			start = next
-			continue
-		}
-		after := 0
-		if lastAnalysis > start {
-			after = 1
-		}
-		if h := trimLabel(l); equalFold(h, "summary") && next >= 0 && !headingTried[after] {
-			headingTried[after] = true
-			to := len(text)
-			if after == 1 {
-				to = lastAnalysis
-			}
-			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
-			sc.steps += len(body)
-			if hasContentIn(body, sc.simple && !strings.Contains(sc.text, "\u0085")) && sectionsUpToRef(body, 3) >= 3 {
-				return body, true
-			}
-		}
-		start = next
-	}
-	return "", false
-}
-
-// TestMarkerAsLines holds scan.marker to markerRef on the generated bodies (with and
-// without an analysis block around a part), the families, textgen's answers and answers of
-// marker-like lines. It fails if
-// a Summary label followed by U+00A0 is skipped.
-func TestMarkerAsLines(t *testing.T) {
-	r := rand.New(rand.NewPCG(16, 5))
-	texts := lineBodies(40000)
-	for range 5000 {
-		texts = append(texts, textgen.Response(r, 4<<10))
-	}
-	for i := range 20000 {
-		texts = append(texts, texts[i]+"\n<analysis>\n"+texts[i+1]+"\n</analysis>\n"+texts[i+2])
-	}
-	// Answers of marker-like lines: labels, brackets, sections, prose and tags.
-	lines := []string{"Summary", "## Summary:", "**Summary**", "[summary]", "[SUMMARY]", "[/summary]", "[/Summary]", " \u00a0Summary",
-		"Summary\u3000", "_summary_", "summary>", "Summary of work", "1. a", "2. b", "3) c", "4. d", "x", "The tests pass.",
-		"<analysis>", "</analysis>", "</summary>", "<summary>", "", " "}
-	for range 40000 {
-		var b strings.Builder
-		for n := r.IntN(14); n > 0; n-- {
-			b.WriteString(lines[r.IntN(len(lines))])
-			b.WriteString([...]string{"\n", "\n", "\n", "\n", "\r\n", "\u2028", "\u0085", "\n\n"}[r.IntN(8)])
-		}
-		texts = append(texts, b.String())
-	}
-	found := 0
-	for i, text := range texts {
-		sc := newScan(text, true)
-		analysis, _ := sc.regions()
-		got, gotOK := sc.marker(analysis)
-		ref := newScan(text, true)
-		refAnalysis, _ := ref.regions()
-		want, wantOK := ref.markerRef(refAnalysis)
-		if got != want || gotOK != wantOK {
-			t.Fatalf("case %d: marker(%q) = %q, %v, want %q, %v", i, clipBody(text), clipBody(got), gotOK, clipBody(want), wantOK)
-		}
-		if wantOK {
-			found++
-		}
-	}
-	if found < 1000 {
-		t.Fatalf("marker found %d of %d texts: the generator misses markers", found, len(texts))
-	}
-	t.Logf("marker found %d of %d texts", found, len(texts))
-}
-
 func tagShapedOnlyRef(l string) bool {
 	for i, n := 0, 0; ; n++ {
 		for i < len(l) {
@@ -507,10 +316,10 @@ func TestTagShapedOnlyAsTokens(t *testing.T) {
 
 // go test -run='^$' -fuzz='^FuzzLinePolicyAgrees$' -fuzztime=30s ./compact
 //
-// FuzzLinePolicyAgrees holds each line-reading function of robust's policy to its
-// reference above on one body: the section count for every limit, hasProse, isToolCall,
-// isHeadingOnly, tagShapedOnly, the trims, the [/summary] search, the well-formed shape
-// and the marker scan of the body as an answer; seeds are the generated bodies.
+// FuzzLinePolicyAgrees holds each fast form of robust's line-reading policy to its plain
+// definition on one body: the section count for every limit, isToolCall,
+// tagShapedOnly, trimRobust, TrimJS, the [/summary] search and the well-formed shape; seeds are the
+// generated bodies.
 func FuzzLinePolicyAgrees(f *testing.F) {
 	for _, body := range lineBodies(200) {
 		f.Add(body)
@@ -525,9 +334,7 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 			name      string
 			got, want bool
 		}{
-			{"hasProse", hasProse(body), hasProseRef(body)},
 			{"isToolCall", isToolCall(body), isToolCallRef(body)},
-			{"isHeadingOnly", isHeadingOnly(body), isHeadingOnlyRef(body)},
 			{"tagShapedOnly", tagShapedOnly(body), tagShapedOnlyRef(body)},
 		}
 		for _, c := range checks {
@@ -535,33 +342,19 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 				t.Fatalf("%s(%q) = %v, want %v", c.name, body, c.got, c.want)
 			}
 		}
-		trims := []struct {
-			name      string
-			got, want string
-		}{
-			{"trimRobust", trimRobust(body, false), trimRobustRef(body, false)},
-			{"trimRobust nel", trimRobust(body, true), trimRobustRef(body, true)},
-			{"TrimJS", TrimJS(body), trimJSRunes(body)},
-			{"stripWrapperFence", stripWrapperFence(body), stripWrapperFenceRef(body)},
-			{"trimPartialCloser", trimPartialCloser(body), trimPartialCloserRef(body)},
-		}
-		for _, c := range trims {
-			if c.got != c.want {
-				t.Fatalf("%s(%q) = %q, want %q", c.name, body, c.got, c.want)
+		for _, nel := range []bool{false, true} {
+			if got, want := trimRobust(body, nel), trimRobustRef(body, nel); got != want {
+				t.Fatalf("trimRobust(%q, %v) = %q, want %q", body, nel, got, want)
 			}
+		}
+		if got, want := TrimJS(body), trimJSRunes(body); got != want {
+			t.Fatalf("TrimJS(%q) = %q, want %q", body, got, want)
 		}
 		if got, want := indexBracketCloser(body, 0), indexFold(body, "[/summary]", 0); got != want {
 			t.Fatalf("indexBracketCloser(%q, 0) = %d, want %d", body, got, want)
 		}
 		if got, want := wellFormedShape(body), wellFormedShapeRef(body); got != want {
 			t.Fatalf("wellFormedShape(%q) = %v, want %v", body, got, want)
-		}
-		sc, ref := newScan(body, true), newScan(body, true)
-		analysis, _ := sc.regions()
-		refAnalysis, _ := ref.regions()
-		got, gotOK := sc.marker(analysis)
-		if want, wantOK := ref.markerRef(refAnalysis); got != want || gotOK != wantOK {
-			t.Fatalf("marker(%q) = %q, %v, want %q, %v", body, got, gotOK, want, wantOK)
 		}
 	})
 }

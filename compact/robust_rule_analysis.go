@@ -28,9 +28,6 @@ type region struct{ start, end int }
 // regions returns the analysis and think blocks and the example wrappers, in text order
 // (rules "Analysis" and "Echoed templates").
 func (sc *scan) regions() (analysis []region, examples []region) {
-	if sc.regionOpeners == 0 && sc.shortcuts && !sc.orphanCloser() {
-		return nil, nil // every region starts at an analysis, think or example opener or an orphan closer
-	}
 	tags := sc.tags
 	n := len(tags)
 	// For each tag index, the next structural analysis closer, the next analysis closer of
@@ -58,7 +55,6 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 			nextExample[j] = int32(j)
 		}
 	}
-	sc.steps += n
 	regionEnd := 0       // the end of the last analysis block
 	summarySeen := false // a structural summary opener outside analysis came before
 	for i := 0; i < n; i++ {
@@ -193,7 +189,6 @@ func (sc *scan) mark(rs []region, f tagFlags) {
 			sc.tags[i].flags |= f
 		}
 	}
-	sc.steps += len(sc.tags)
 }
 
 // inRegions reports whether pos falls in one of rs, which are sorted and disjoint.
@@ -203,21 +198,6 @@ func inRegions(rs []region, pos int) bool {
 	}
 	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > pos })
 	return i < len(rs) && rs[i].start <= pos
-}
-
-// orphanCloser reports a structural analysis or think closer before any structural summary
-// opener: regions makes the text before it an analysis block.
-func (sc *scan) orphanCloser() bool {
-	for _, t := range sc.tags {
-		sc.steps++
-		switch {
-		case t.kind == opener && t.name == nameSummary && t.structural():
-			return false
-		case t.kind == closer && t.analysisLike() && t.structural():
-			return true
-		}
-	}
-	return false
 }
 
 // removeNestedAnalysis drops an <analysis>...</analysis> block that opens the body (rule
@@ -258,7 +238,6 @@ func (sc *scan) cutRegions(from, to int, rs, code []region) string {
 	}
 	cut := false
 	for ; i < len(rs) && rs[i].start < to; i++ {
-		sc.steps++
 		if len(code) > 0 && inRegions(code, rs[i].start) {
 			continue
 		}

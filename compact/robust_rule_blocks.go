@@ -20,7 +20,6 @@ func (sc *scan) blocks(analysis []region, inline bool) (best candidate, ok, seen
 	tags := sc.tags
 	fallbacks := maxFallbacks // each block ending at a fallback closer has scanned to the end: bounded work
 	sc.fenceCursor = 0
-	sc.wrongCursor = -1
 	for i := 0; i < len(tags); i++ {
 		t := tags[i]
 		if t.name != nameSummary || t.kind != opener || t.is(inCode) || !t.structural() && (!inline || sc.htmlOnLine(t)) || t.is(inAnalysis) {
@@ -61,43 +60,8 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if between := sc.text[t.end:u.start]; !asciiBlank(between) && !terminatorsOnly(between, sc.nel) && trimRobust(between, sc.nel) != "" || sc.details && sc.afterDetails(u) {
+	if trimRobust(sc.text[t.end:u.start], sc.nel) != "" || u.is(inDetails) {
 		return false
-	}
-	sc.steps++
-	return true
-}
-
-// asciiBlank reports whether s holds only ASCII JavaScript whitespace, which trimRobust
-// removes whole: the common gap between two openers of a loop, checked without TrimFunc.
-func asciiBlank(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '\v', '\f', '\r':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// terminatorsOnly reports whether s holds only ASCII blanks and line terminators (U+0085
-// where nel says it is one), which trimRobust removes whole: the gap between two openers of
-// a loop whose lines end otherwise than with "\n", checked without TrimFunc.
-func terminatorsOnly(s string, nel bool) bool {
-	for i := 0; i < len(s); {
-		switch {
-		case asciiSpace(s[i]):
-			i++
-		case s[i] == 0xc2 && !nel:
-			return false
-		default:
-			n := TerminatorLen(s, i)
-			if n == 0 {
-				return false
-			}
-			i += n
-		}
 	}
 	return true
 }
@@ -128,7 +92,7 @@ func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next
 		sc.fenceCursor++ // openers come in text order: one pass over the fences for every block
 	}
 	fi := sc.fenceCursor
-	if sc.shortcuts && fi == len(sc.fences) && !sc.enderAfter(i) {
+	if fi == len(sc.fences) && !sc.enderAfter(i) {
 		// Nothing after the opener can end the block and no fence line can change what
 		// the loop below would see: it would read every tag to the end for the first
 		// wrong closer. Found with a cursor instead, so that a loop of such blocks (each a
@@ -146,7 +110,6 @@ func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next
 	var open byte              // the fence character of the open code block
 	for j := i + 1; j < len(tags); j++ {
 		u := tags[j]
-		sc.steps++
 		for ; fi < len(sc.fences) && sc.fences[fi].start <= u.line; fi++ {
 			f := sc.fences[fi]
 			switch {
@@ -182,7 +145,7 @@ func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next
 			j++
 			continue
 		}
-		if u.kind == opener && u.structural() && sc.afterDetails(u) {
+		if u.kind == opener && u.structural() && u.is(inDetails) {
 			html++ // <details> then <summary> on its own line: an HTML element in the body
 			continue
 		}
@@ -212,45 +175,6 @@ func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next
 	return b, false, next, false
 }
 
-// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop: a
-// summary closer, or a structural summary opener that is no HTML element, outside analysis
-// blocks and code spans. The last such tag is found once, from the end.
-func (sc *scan) enderAfter(i int) bool {
-	if !sc.enderKnown {
-		sc.enderKnown, sc.lastEnder = true, -1
-		for j := len(sc.tags) - 1; j >= 0; j-- {
-			sc.steps++
-			u := sc.tags[j]
-			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
-				continue
-			}
-			if u.kind == closer || u.structural() && !(sc.details && sc.afterDetails(u)) {
-				sc.lastEnder = j
-				break
-			}
-		}
-	}
-	return sc.lastEnder > i
-}
-
-// nextWrongCloser returns the index of the first structural </analysis> at or after index
-// from (len(tags) for none), blockEnd's wrong closer where no fence intervenes. The blocks
-// ask in text order, so a cursor moves forward once over the tags.
-func (sc *scan) nextWrongCloser(from int) int {
-	if sc.wrongCursor < from {
-		sc.wrongCursor = from
-		for sc.wrongCursor < len(sc.tags) {
-			u := sc.tags[sc.wrongCursor]
-			if u.name == nameAnalysis && u.kind == closer && u.structural() {
-				break
-			}
-			sc.steps++
-			sc.wrongCursor++
-		}
-	}
-	return sc.wrongCursor
-}
-
 // afterDetails reports whether the last non-blank line before tag t's line (or t's own
 // line, before t) opens an HTML <details> element.
 func (sc *scan) afterDetails(t tag) bool {
@@ -271,16 +195,7 @@ func (sc *scan) afterDetails(t tag) bool {
 // candidate builds the block from opener t to end, leaving out analysis blocks inside it
 // except those quoted in its fenced code (rules "Analysis", "Truncation", "Fences", "Trim").
 func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) candidate {
-	if raw := sc.text[t.end:end]; len(raw) <= 16 && trimRobust(raw, sc.nel) == "" {
-		return candidate{closed: closed, start: int(t.start), degenerate: true} // the common empty block of a loop
-	}
 	body := sc.cutRegions(int(t.end), end, analysis, code)
-	if sc.shortcuts && (asciiBlank(body) || !hasContentIn(body, sc.onlyLF)) {
-		// What is left of a loop's block. The trims below only take a partial closer, blanks
-		// and a leading analysis block from the ends, and no line without content gains any
-		// by that, so the block would be degenerate anyway; its sections are never compared.
-		return candidate{closed: closed, start: int(t.start), degenerate: true}
-	}
 	if !closed {
 		body = trimPartialCloser(body)
 	}
@@ -288,9 +203,10 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 	body = stripWrapperFence(body)
 	body = removeNestedAnalysis(body)
 	body = trimTagLines(body, sc.nel)
-	sc.steps += len(body)
 	c := candidate{body: body, closed: closed, start: int(t.start)}
-	c.sections = sectionCount(body)
 	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)
+	if !c.degenerate {
+		c.sections = sectionCount(body) // a degenerate block is never compared
+	}
 	return c
 }

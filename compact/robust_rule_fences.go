@@ -1,9 +1,6 @@
 package compact
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // Rule "Fences" of docs/robust.md, as it states it: a fence line right after the opener and right
 // before the closer is a wrapper and is dropped; a fence opened on the line before the opener is
@@ -51,13 +48,7 @@ func (sc *scan) bareFence(f fenceLine) bool {
 
 // stripWrapperFence drops a fence line that opens the body and the one that closes it
 // (rule "Fences").
-//
-// A body that opens with a visible ASCII character other than '`' and '~' opens with no
-// fence line: it is returned without looking for the end of its first line.
 func stripWrapperFence(body string) string {
-	if len(body) > 0 && body[0] < utf8.RuneSelf && !asciiSpace(body[0]) && body[0] != '`' && body[0] != '~' {
-		return body
-	}
 	first, rest, ok := strings.Cut(body, "\n")
 	if !ok || !isFenceLine(first) {
 		return body

@@ -36,40 +36,14 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 	}
 	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
 	var headingTried [2]bool       // a heading before the last analysis block, one after it
-	tags, ti := sc.tags, 0         // ti: the first tag at or after start, where a line opens with '<'
 	for start := 0; start >= 0; {
 		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
 			// Only a [summary] line can still be a marker: go to the next line with a '['.
 			k := strings.IndexByte(text[start:], '[')
 			if k < 0 {
-				sc.steps += len(text) - start
 				break
 			}
-			sc.steps += k
 			start = sc.lineStartAfter(start+k, start)
-		}
-		// A line that opens with a tag is no marker line (markerStart('<') is false), and one
-		// whose tag is followed by a line terminator ends there: a tag never spans a line
-		// end. A loop of tag lines is passed without searching for its line ends.
-		if start < len(text) && text[start] == '<' {
-			for ti < len(tags) && int(tags[ti].start) < start {
-				ti++ // each tag is passed once over the scan
-			}
-			if ti < len(tags) && int(tags[ti].start) == start {
-				if e := int(tags[ti].end); e < len(text) {
-					n := 0
-					if text[e] == '\n' {
-						n = 1
-					} else if !sc.simple {
-						n = terminatorLen(text, e, sc.nel)
-					}
-					if n > 0 {
-						sc.steps += e + n - start
-						start = e + n
-						continue
-					}
-				}
-			}
 		}
 		end, next := sc.lineBounds(start)
 		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {
@@ -83,11 +57,9 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 				if closeAt < 0 {
 					closeAt = len(text)
 				}
-				sc.steps += closeAt - end
 			}
 			if closeAt != failedClose {
 				body := trimRobust(sc.cutRegions(end, closeAt, analysis, nil), sc.nel)
-				sc.steps += len(body)
 				if hasContentIn(body, sc.onlyLF) {
 					return body, true
 				}
@@ -107,7 +79,6 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 				to = lastAnalysis
 			}
 			body := trimRobust(sc.cutRegions(next, max(next, to), analysis, nil), sc.nel)
-			sc.steps += len(body)
 			if hasContentIn(body, sc.onlyLF) && sectionsUpTo(body, 3) >= 3 {
 				return body, true
 			}
@@ -130,7 +101,6 @@ func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 	openEnd := 0            // the end of the structural opener that open waits with
 	block := [2]int{-1, -1} // the body of the block the last structural tag closed
 	for _, t := range sc.tags {
-		sc.steps++
 		if !t.structural() || t.is(inAnalysis) {
 			continue
 		}
@@ -153,7 +123,6 @@ func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 			from, afterAnalysis = analysis[k-1].end, true
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
-		sc.steps += len(body)
 		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || afterExample || sectionsUpTo(body, 3) >= 3 ||
 			prevBlock[0] >= 0 && isTemplate(trimRobust(text[prevBlock[0]:prevBlock[1]], sc.nel))) {
 			return body, true
@@ -223,7 +192,6 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 		}
 	}
 	body := trimRobust(trimPartialCloser(sc.cutRegions(0, end, analysis, nil)), sc.nel)
-	sc.steps += len(body)
 	if !hasProse(body) || isToolCall(body) || isRefusal(body) {
 		return "", false
 	}
@@ -231,68 +199,14 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 }
 
 // hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
-// code fence lines.
-//
-// A line's answer depends on the line alone, so a line equal to the one before it needs no
-// second look, and nor do the copies of it that follow (a loop of one line, found by
-// repeatedLines). That skip is taken where "\n" is the only terminator, as eachLine then
-// splits at "\n" alone.
+// code fence lines: whether a line of body isProseLine.
 func hasProse(body string) bool {
-	// The first lines decide most bodies: each of the first eight is read as eachLine
-	// reads it when it holds no terminator but its "\n" (eachLine splits such a line
-	// alone, whatever the rest holds), before the rest is searched for other terminators.
-	start := 0
-	for n := 0; n < 8; n++ {
-		end := len(body)
-		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
-			end = start + k
-		}
-		line := body[start:end]
-		if !onlyNewlines(line) {
-			break
-		}
-		if isProseLine(line) {
-			return true
-		}
-		if end == len(body) {
-			return false
-		}
-		start = end + 1 // after a "\n": eachLine splits the rest as it splits it in body
-	}
-	return hasProseFrom(body[start:])
-}
-
-// hasProseFrom is hasProse without its look at the first lines.
-func hasProseFrom(body string) bool {
-	if !onlyNewlines(body) {
-		found := false
-		eachLine(body, func(line string) bool {
-			found = isProseLine(line)
-			return !found
-		})
-		return found
-	}
-	prev, judged := "", false
-	for start := 0; ; {
-		end := len(body)
-		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
-			end = start + k
-		}
-		line := body[start:end]
-		switch {
-		case !judged || line != prev:
-			if isProseLine(line) {
-				return true
-			}
-			prev, judged = line, true
-		case end < len(body):
-			end += repeatedLines(body, end+1, len(line)+1) * (len(line) + 1)
-		}
-		if end == len(body) {
-			return false
-		}
-		start = end + 1
-	}
+	found := false
+	eachLine(body, func(line string) bool {
+		found = isProseLine(line)
+		return !found
+	})
+	return found
 }
 
 // isProseLine is hasProse's question for one line.

@@ -30,38 +30,124 @@ func trimRobust(s string, nel bool) string {
 // trimTagLines drops the lines at the ends of a body that hold one summary, analysis or
 // think tag alone (rule "Trim"): an opener or a closer left over where the block was cut
 // (<sumary><analysis> then the text). Only a body that opens with '<' or ends with '>' can
-// have one, and only its first or last line is read; a body with a code fence keeps them.
+// have one; a body with a code fence keeps them.
 func trimTagLines(body string, nel bool) string {
-	if (len(body) == 0 || body[0] != '<' && body[len(body)-1] != '>') || strings.Contains(body, "```") || strings.Contains(body, "~~~") {
+	if (len(body) == 0 || body[0] != '<' && body[len(body)-1] != '>') || indexRun3(body, '`') >= 0 || indexRun3(body, '~') >= 0 {
 		return body // a tag line in fenced code is quoted
 	}
 	for len(body) > 0 && body[0] == '<' {
-		end, next := len(body), len(body)
-		for i := 0; i < len(body); i++ {
-			if n := TerminatorLen(body, i); n > 0 {
-				end, next = i, i+n
-				break
-			}
-		}
-		if !isTagLine(body[:end]) {
+		end := tagLineEnd(body)
+		if end < 0 {
 			break
 		}
-		body = trimRobust(body[next:], nel)
+		if end < len(body) {
+			end += TerminatorLen(body, end)
+		}
+		body = trimRobust(body[end:], nel)
 	}
 	for len(body) > 0 && body[len(body)-1] == '>' {
-		start := 0 // the start of the last line
-		for i := len(body) - 1; i > 0; i-- {
-			if c := body[i-1]; c == '\n' || c == '\r' || (c == 0x85 || c == 0xa8 || c == 0xa9) && endsTerminatorAt(body, i) {
-				start = i
-				break
-			}
-		}
-		if !isTagLine(body[start:]) {
+		start := tagLineStart(body)
+		if start < 0 {
 			break
 		}
 		body = trimRobust(body[:start], nel)
 	}
 	return body
+}
+
+// tagLineEnd returns the end of the first line of s (the start of its terminator) where that
+// line holds one summary, analysis or think tag and blanks (<analysis>, </ Summary >,
+// <sumary>), else -1. It reads the tag and the blanks around it, not the rest of a line.
+func tagLineEnd(s string) int {
+	p := blanksInLine(s, 0)
+	if p == len(s) || s[p] != '<' {
+		return -1
+	}
+	p = skipBlanks(s, p+1)
+	if p < len(s) && s[p] == '/' {
+		p = skipBlanks(s, p+1)
+	}
+	from := p
+	for p < len(s) && isASCIILetter(s[p]) {
+		p++
+	}
+	if name, ok := tagNameOf(s[from:p]); !ok || name == nameExample {
+		return -1
+	}
+	if p = skipBlanks(s, p); p == len(s) || s[p] != '>' {
+		return -1
+	}
+	if p = blanksInLine(s, p+1); p < len(s) && TerminatorLen(s, p) == 0 {
+		return -1
+	}
+	return p
+}
+
+// tagLineStart returns the start of the last line of s where that line holds one summary,
+// analysis or think tag and blanks, else -1; tagLineEnd read from the end.
+func tagLineStart(s string) int {
+	p := blanksInLineBefore(s, len(s))
+	if p == 0 || s[p-1] != '>' {
+		return -1
+	}
+	p = skipBlanksBack(s, p-1)
+	to := p
+	for p > 0 && isASCIILetter(s[p-1]) {
+		p--
+	}
+	if name, ok := tagNameOf(s[p:to]); !ok || name == nameExample {
+		return -1
+	}
+	p = skipBlanksBack(s, p)
+	if p > 0 && s[p-1] == '/' {
+		p = skipBlanksBack(s, p-1)
+	}
+	if p == 0 || s[p-1] != '<' {
+		return -1
+	}
+	if p = blanksInLineBefore(s, p-1); p > 0 && !endsTerminator(s, p) {
+		return -1
+	}
+	return p
+}
+
+// blanksInLine returns the position of the first character of s at or after i that is not
+// invisible or that ends a line (a line terminator is invisible too).
+func blanksInLine(s string, i int) int {
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c != ' ' && c != '\t' && c != '\v' && c != '\f' {
+				return i // visible, or "\n" or "\r"
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if size == 1 && r == utf8.RuneError || !invisible(r) || TerminatorLen(s, i) > 0 {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// blanksInLineBefore is blanksInLine read back from i: the start of the run of invisible
+// characters that ends at i, stopping after a line terminator.
+func blanksInLineBefore(s string, i int) int {
+	for i > 0 && !endsTerminator(s, i) {
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		if size == 1 && r == utf8.RuneError || !invisible(r) {
+			return i
+		}
+		i -= size
+	}
+	return i
+}
+
+// endsTerminator reports whether a line terminator ends right before s[i].
+func endsTerminator(s string, i int) bool {
+	c := s[i-1]
+	return c == '\n' || c == '\r' || endsTerminatorAt(s, i)
 }
 
 // endsTerminatorAt reports whether a U+0085, U+2028 or U+2029 ends right before s[i].
@@ -73,23 +159,4 @@ func endsTerminatorAt(s string, i int) bool {
 		return i >= 3 && s[i-3] == 0xe2 && s[i-2] == 0x80
 	}
 	return false
-}
-
-// isTagLine reports a line that is one summary, analysis or think tag and blanks: <analysis>,
-// </ Summary >, <sumary>.
-func isTagLine(line string) bool {
-	l := strings.TrimFunc(line, invisible)
-	if len(l) < 3 || l[0] != '<' || l[len(l)-1] != '>' {
-		return false
-	}
-	j := skipBlanks(l, 1)
-	if j < len(l) && l[j] == '/' {
-		j = skipBlanks(l, j+1)
-	}
-	k := j
-	for k < len(l) && isASCIILetter(l[k]) {
-		k++
-	}
-	name, ok := tagNameOf(l[j:k])
-	return ok && name != nameExample && skipBlanks(l, k) == len(l)-1
 }

@@ -13,29 +13,14 @@ import (
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
 // trimPartialCloser removes a closing tag cut short at the end of an unclosed block (rule
-// "Truncation").
-//
-// Only a '<' in the last len("</summary") bytes can start one, so only they are searched
-// (LastIndexByte is not vectorised).
+// "Truncation"): a prefix of "</summary" or "<summary", in any case, that ends the body.
 func trimPartialCloser(body string) string {
-	if len(body) == 0 {
+	i := strings.LastIndexByte(body[max(0, len(body)-len("</summary")):], '<')
+	if i < 0 {
 		return body
 	}
-	// A fragment is a prefix of "</summary" or "<summary" that ends the body: its last
-	// character is one of theirs, in either case (a blank or a line end is none).
-	switch body[len(body)-1] | 0x20 {
-	case '<', '/', 's', 'u', 'm', 'a', 'r', 'y':
-	default:
-		return body
-	}
-	from := max(0, len(body)-len("</summary"))
-	k := strings.LastIndexByte(body[from:], '<')
-	if k < 0 {
-		return body
-	}
-	i := from + k
-	frag := body[i:]
-	if hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
+	i += max(0, len(body)-len("</summary"))
+	if frag := body[i:]; hasPrefixFold("</summary", frag) || hasPrefixFold("<summary", frag) {
 		return body[:i]
 	}
 	return body
@@ -166,18 +151,9 @@ func tagShapedOnly(l string) bool {
 
 // isHeadingOnly reports a section heading with nothing after it: "3. Files and Code Sections:".
 func isHeadingOnly(l string) bool {
-	i := 0 // strings.TrimLeft(l, "#* "), without building its set for every line
-	for i < len(l) && (l[i] == '#' || l[i] == '*' || l[i] == ' ') {
-		i++
-	}
-	l = l[i:]
+	l = strings.TrimLeft(l, "#* ")
 	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
 		return false
 	}
-	j := len(l) // strings.TrimRight(l, "* ")
-	for j > 0 && (l[j-1] == '*' || l[j-1] == ' ') {
-		j--
-	}
-	// A string has no more runes than bytes: only a long line needs counting.
-	return j > 0 && l[j-1] == ':' && (len(l) < 60 || utf8.RuneCountInString(l) < 60)
+	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
 }

@@ -9,8 +9,8 @@ import (
 // This file is robust's scanner: the lines, tags and fence lines of a text, found in one
 // pass over it. The policy reads them: one file per rule of docs/robust.md
 // (robust_rule_*.go, each headed by the rule as docs/robust.md states it). Every scan is
-// linear: each byte is looked at a bounded number of times, counted in scan.steps for the
-// linearity tests.
+// linear: each byte is looked at a bounded number of times (TestRobustLinear counts the
+// instructions at two sizes).
 
 type tagKind uint8
 
@@ -37,6 +37,7 @@ const (
 	afterCloser                      // right after another closing tag (blanks between)
 	inAnalysis                       // inside an analysis or think block (scan.regions)
 	inExample                        // inside an example wrapper (scan.regions)
+	inDetails                        // a structural summary opener right after <details> (scan.afterDetails)
 )
 
 // tag is one recognised tag in the text. Positions are byte offsets; line is the offset of
@@ -68,28 +69,41 @@ type scan struct {
 	shortcuts     bool // take the paths for common cases (lineTag, plainTag, ...), not only the general code
 	tags          []tag
 	fences        []fenceLine
-	steps         int      // bytes and items visited, for the linearity tests
 	code          []region // scratch for blockEnd
 	fenceCursor   int      // the first fence line after the last block opener's line
 	inlineOpeners int      // summary openers after prose, outside code
-	regionOpeners int      // analysis, think and example openers: none, no regions
 	openAnalysis  bool     // an analysis block runs unclosed to the end
 	details       bool     // the text holds <details (any case), found by scanTags
-	regionHint    int      // firstRegionAfter's last answer
 	enderKnown    bool     // lastEnder is known
 	lastEnder     int      // the last tag that can end a block (scan.enderAfter), -1 for none
+	wrongFrom     int      // nextWrongCloser's first question since its cursor was set
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
+	regionHint    int      // firstRegionAfter's last answer
 }
 
 func newScan(text string, shortcuts bool) *scan {
-	sc := &scan{text: text, shortcuts: shortcuts}
+	sc := &scan{text: text, shortcuts: shortcuts, wrongCursor: -1}
 	cr := strings.IndexByte(text, '\r') >= 0
 	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
 	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
 	sc.onlyLF = shortcuts && sc.simple && !containsByLast(text, "\u0085")
 	sc.scanTags()
 	sc.scanFences(sc.fencesFrom())
+	sc.markDetails()
 	return sc
+}
+
+// markDetails flags the structural summary openers that follow a <details> line (rule
+// "Blocks": an HTML element in the body), each read once however many blocks ask.
+func (sc *scan) markDetails() {
+	if !sc.details {
+		return
+	}
+	for i, t := range sc.tags {
+		if t.name == nameSummary && t.kind == opener && t.structural() && sc.afterDetails(t) {
+			sc.tags[i].flags |= inDetails
+		}
+	}
 }
 
 // fencesFrom returns where the fence lines that can matter start: only summary blocks read
@@ -100,7 +114,6 @@ func (sc *scan) fencesFrom() int {
 		return 0
 	}
 	for _, t := range sc.tags {
-		sc.steps++
 		if t.name == nameSummary && t.kind == opener {
 			l := int(t.line)
 			for n := 0; n < 3 && l > 0; n++ {
@@ -148,10 +161,8 @@ func (sc *scan) lineEnd(i int) int {
 	if sc.simple {
 		k := strings.IndexByte(sc.text[i:], '\n')
 		if k < 0 {
-			sc.steps += len(sc.text) - i
 			return len(sc.text)
 		}
-		sc.steps += k
 		return i + k
 	}
 	lead := &terminatorLead[0]
@@ -161,11 +172,9 @@ func (sc *scan) lineEnd(i int) int {
 	s := sc.text
 	for j := i; j < len(s); j++ {
 		if lead[s[j]] && terminatorLen(s, j, sc.nel) > 0 {
-			sc.steps += j - i + 1
 			return j
 		}
 	}
-	sc.steps += len(s) - i
 	return len(s)
 }
 
@@ -185,17 +194,14 @@ var terminatorLead = func() (t [2][256]bool) {
 func (sc *scan) lineStart(i, lo int) int {
 	if sc.simple {
 		k := strings.LastIndexByte(sc.text[lo:i], '\n')
-		sc.steps += i - lo - k
 		return lo + k + 1
 	}
 	s := sc.text
 	for j := i; j > lo; j-- {
 		if terminatorLast[s[j-1]] && sc.endsTerminator(j) {
-			sc.steps += i - j + 1
 			return j
 		}
 	}
-	sc.steps += i - lo
 	return lo
 }
 
@@ -218,10 +224,8 @@ func (sc *scan) lineStartAfter(i, lo int) int {
 	for {
 		k := strings.IndexByte(sc.text[lo:i], '\n')
 		if k < 0 {
-			sc.steps += i - lo
 			return lo
 		}
-		sc.steps += k + 1
 		lo += k + 1
 	}
 }
@@ -291,17 +295,12 @@ func (sc *scan) scanTags() {
 	for pos := 0; pos < len(text); {
 		i := nextTagStart(text, pos) // a '<' that starts no tag, nor <details, is passed without reading its line
 		if i < 0 {
-			sc.steps += len(text) - pos
 			break
 		}
-		sc.steps += i + 1 - pos
 		if sc.shortcuts && i >= lineEnd && (i == 0 || text[i-1] == '\n' || !sc.simple && sc.endsTerminator(i)) {
 			if t, ok := sc.lineTag(i); ok {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
-				if t.kind == opener && t.name != nameSummary {
-					sc.regionOpeners++
-				}
 				sc.tags = append(sc.tags, t)
 				lineEnd, pos = int(t.end), int(t.end)
 				continue
@@ -316,7 +315,6 @@ func (sc *scan) scanTags() {
 			lineEnd = sc.lineEnd(i)
 			firstVisible = sc.firstVisible(lineStart, lineEnd)
 			contentEnd = sc.contentEnd(lineStart, lineEnd)
-			sc.steps += lineEnd - i
 			tickPos, ticks, tickAfter, tickFirst = lineStart, 0, -1, -1
 			gtNext, ltNext, prev = -1, -1, -1
 		}
@@ -325,7 +323,6 @@ func (sc *scan) scanTags() {
 		}
 		if tickFirst < i { // else no backtick before the tag: a line of many tags is not counted once per tag
 			ticks += strings.Count(text[tickPos:i], "`")
-			sc.steps += i - tickPos
 		}
 		tickPos = i
 		t, ok := sc.parseTag(i, lineEnd, &gtNext, &ltNext)
@@ -359,9 +356,6 @@ func (sc *scan) scanTags() {
 		prev = len(sc.tags)
 		if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
 			sc.inlineOpeners++
-		}
-		if t.kind == opener && t.name != nameSummary {
-			sc.regionOpeners++
 		}
 		sc.tags = append(sc.tags, t)
 		pos = int(t.end)
@@ -492,7 +486,6 @@ func (sc *scan) lineTag(i int) (tag, bool) {
 	if k+1 < len(text) && text[k+1] != '\n' && (sc.simple || terminatorLen(text, k+1, sc.nel) == 0) {
 		return tag{}, false
 	}
-	sc.steps += k + 1 - i
 	t.end = int32(k + 1)
 	return t, true
 }
@@ -517,7 +510,6 @@ func (sc *scan) firstVisible(start, end int) int {
 			i++
 		}
 	}
-	sc.steps += i - start
 	return i
 }
 
@@ -536,12 +528,10 @@ func (sc *scan) contentEnd(start, end int) int {
 		}
 		j -= size
 	}
-	sc.steps += end - j
 	return j
 }
 
 func (sc *scan) onlyInvisible(from, to int) bool {
-	sc.steps += to - from
 	return onlyInvisible(sc.text[from:to])
 }
 
@@ -552,7 +542,6 @@ func (sc *scan) onlyInvisible(from, to int) bool {
 func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	text := sc.text
 	if t, ok := plainTag(text[:end], i); ok && sc.shortcuts {
-		sc.steps += int(t.end) - i
 		return t, true
 	}
 	j := skipBlanks(text[:end], i+1)
@@ -565,7 +554,6 @@ func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	for k < end && isASCIILetter(text[k]) {
 		k++
 	}
-	sc.steps += k - i
 	name, ok := tagNameOf(text[j:k])
 	if !ok {
 		return tag{}, false
@@ -573,7 +561,6 @@ func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	t.name = name
 	if t.kind == closer || k < end && text[k] != ' ' && text[k] != '>' {
 		k2 := skipBlanks(text[:end], k)
-		sc.steps += k2 - k
 		if k2 >= end || text[k2] != '>' {
 			return tag{}, false
 		}
@@ -624,10 +611,8 @@ var tagText = [...]string{nameSummary: "summary", nameAnalysis: "analysis"}
 func (sc *scan) indexByteIn(from, end int, c byte) int {
 	k := strings.IndexByte(sc.text[from:end], c)
 	if k < 0 {
-		sc.steps += end - from
 		return end
 	}
-	sc.steps += k + 1
 	return from + k
 }
 
@@ -656,10 +641,8 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 	for pos := from; pos < len(text); {
 		k := indexRun3(text[pos:], c)
 		if k < 0 {
-			sc.steps += len(text) - pos
 			break
 		}
-		sc.steps += k + 1
 		i := pos + k
 		start := i // the fence that starts its line, found without looking back
 		if i > lo && !(sc.simple && text[i-1] == '\n' && sc.shortcuts) {
@@ -706,7 +689,6 @@ func (sc *scan) firstJS(start, end int) int {
 		}
 		i += size
 	}
-	sc.steps += i - start
 	return i
 }
 
@@ -719,9 +701,53 @@ func (sc *scan) lineBounds(start int) (end, next int) {
 	}
 	k := indexByteNear(sc.text[start:], '\n')
 	if k < 0 {
-		sc.steps += len(sc.text) - start
 		return len(sc.text), -1
 	}
-	sc.steps += k
 	return start + k, start + k + 1
+}
+
+// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop (rule
+// "Blocks"): a summary closer, or a structural summary opener that is no HTML element,
+// outside analysis blocks and code spans. The last such tag is found once, from the end,
+// after scan.regions has marked the analysis blocks. Where it says none, blockEnd finds the
+// wrong closer with nextWrongCloser rather than its loop, so that a loop of blocks that
+// each end at a fallback is read once, not once per block; without shortcuts it says
+// there may be one, and blockEnd reads its loop (FuzzRobustShortcutsAgree holds the two
+// equal).
+func (sc *scan) enderAfter(i int) bool {
+	if !sc.enderKnown {
+		sc.enderKnown, sc.lastEnder = true, -1
+		if !sc.shortcuts {
+			sc.lastEnder = len(sc.tags) // the general code: blockEnd reads its loop
+		}
+		for j := len(sc.tags) - 1; j >= 0 && sc.lastEnder < 0; j-- {
+			u := sc.tags[j]
+			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
+				continue
+			}
+			if u.kind == closer || u.structural() && !u.is(inDetails) {
+				sc.lastEnder = j
+				break
+			}
+		}
+	}
+	return sc.lastEnder > i
+}
+
+// nextWrongCloser returns the index of the first structural </analysis> at or after index
+// from (len(tags) for none), blockEnd's wrong closer where no fence intervenes. The blocks
+// ask in text order, so a cursor moves forward once over the tags (once more for the
+// blocks after prose, which start again from the first tag).
+func (sc *scan) nextWrongCloser(from int) int {
+	if sc.wrongCursor < from || from < sc.wrongFrom {
+		sc.wrongFrom, sc.wrongCursor = from, from
+		for sc.wrongCursor < len(sc.tags) {
+			u := sc.tags[sc.wrongCursor]
+			if u.name == nameAnalysis && u.kind == closer && u.structural() {
+				break
+			}
+			sc.wrongCursor++
+		}
+	}
+	return sc.wrongCursor
 }
