@@ -25,6 +25,7 @@ import (
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/buildinfo"
+	"github.com/compacteval/compacteval/internal/casefile"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/fuzzrun"
 	"github.com/compacteval/compacteval/internal/par"
@@ -70,6 +71,9 @@ type Options struct {
 	// records it (report.Selection) with the digest of the whole corpus, so that the gate
 	// compares the selected cases only, and only with a baseline of the same corpus.
 	Select *report.Selection
+	// Store, when set, keeps the report's cases instead of Cases (report.Stored), so that
+	// the run holds one at a time; the caller closes it once the report is rendered.
+	Store *casefile.File
 	// Progress, when set, is told each stage as it starts and each step done of total:
 	// answers (texts times extractors) for extract and drift-send, samples for drift, cases
 	// for eval, extractors for fuzz. It may be called from several goroutines at once.
@@ -181,7 +185,11 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 	// The cases stream through the extraction a batch at a time: the report keeps their
 	// results, and the drift pairs the matrix reads.
 	t := newTally(r, exs, opt)
-	r.Cases = make([]report.Case, 0, len(entries))
+	if opt.Store != nil {
+		r.Cases, r.Stored = nil, opt.Store
+	} else {
+		r.Cases = make([]report.Case, 0, len(entries))
+	}
 	var pairs []drift.Pair
 	keepPairs := drift.PairsRead(len(entries), opt.DriftN)
 	m := newMeter(StageExtract, len(entries)*len(exs), progress)
@@ -198,7 +206,9 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.add(cases, results)
+		if err := t.add(cases, results); err != nil {
+			return nil, err
+		}
 		if opt.DriftN > 0 {
 			for _, p := range drift.PairsFromCorpus(cases) {
 				if len(pairs) < keepPairs { // the texts of the pairs the matrix reads, apart from the cases'
@@ -445,9 +455,9 @@ func newTally(r *report.Report, exs []*extractor.Extractor, opt Options) *tally 
 	return t
 }
 
-// add adds cases and results[extractor][case]. What the report keeps of a case is its own
-// copy: it keeps no case alive once the batch is done.
-func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) {
+// add adds cases and results[extractor][case], to opt.Store when it is set. What the report
+// keeps of a case is its own copy: it keeps no case alive once the batch is done.
+func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) error {
 	r, exs, opt := t.r, t.exs, t.opt
 	for n, c := range cases {
 		r.Corpus.Origins[c.Origin.Kind]++
@@ -522,8 +532,15 @@ func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) {
 				*s = within(cr.Response, *s)
 			}
 		}
+		if opt.Store != nil {
+			if err := opt.Store.Add(&cr); err != nil {
+				return err
+			}
+			continue
+		}
 		r.Cases = append(r.Cases, cr)
 	}
+	return nil
 }
 
 // within returns s as a part of text where text holds it, or a copy of s.
