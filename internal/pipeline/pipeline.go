@@ -678,6 +678,15 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 				return fmt.Errorf("eval: case %s has no conversation", k.ID) // a broken invariant: Entry.Conversation said it had
 			}
 		}
+		if ex.External() { // the extraction asked for them, but a large corpus's answers are not all kept
+			texts := make([]string, len(inputs))
+			for i := range inputs {
+				texts[i] = inputs[i].Response
+			}
+			if err := ex.Prefetch(texts); err != nil {
+				return fmt.Errorf("%w: %w", ErrExtractor, err)
+			}
+		}
 		par.Do(len(inputs), func(i int) {
 			if ctx.Err() != nil {
 				return // a cancelled run's scores are dropped
