@@ -716,6 +716,14 @@ func detach(res eval.Result) eval.Result {
 		}
 		*facts = out
 	}
+	if res.BoundaryFacts != nil {
+		out := make([]eval.WindowFact, len(res.BoundaryFacts))
+		for i, f := range res.BoundaryFacts {
+			out[i] = f
+			out[i].Text = strings.Clone(f.Text)
+		}
+		res.BoundaryFacts = out
+	}
 	return res
 }
 
