@@ -193,8 +193,9 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 	var pairs []drift.Pair
 	keepPairs := drift.PairsRead(len(entries), opt.DriftN)
 	m := newMeter(StageExtract, len(entries)*len(exs), progress)
-	for from := 0; from < len(entries); from += batch {
-		cases, err := opt.Corpus.Read(entries[from:min(from+batch, len(entries))])
+	for from, to := 0, 0; from < len(entries); from = to {
+		to = batchEnd(entries, from)
+		cases, err := opt.Corpus.Read(entries[from:to])
 		if err != nil {
 			return nil, err
 		}
@@ -409,6 +410,22 @@ func compacts(exs []*extractor.Extractor) []compact.Extractor {
 // batch is how many cases the stages read and hold at once (a variable: a test makes it
 // small, so that a small corpus takes several batches).
 var batch = 2 * extractor.Batch
+
+// batchEnd returns the end of the batch of entries that starts at from: batch cases, of
+// which at most batch/8 have a conversation. A case with one is several times the size of
+// one without (87 KB of YAML against 17 KB in the bundled corpus, and parsing allocates
+// about nine times that), and a corpus sorted by id holds them together: 512 of them at once
+// would cost 400 MB.
+func batchEnd(entries []corpus.Entry, from int) int {
+	to, heavy := from, 0
+	for to < len(entries) && to-from < batch && heavy < max(1, batch/8) {
+		if entries[to].Conversation {
+			heavy++
+		}
+		to++
+	}
+	return to
+}
 
 // anyPair reports whether any of entries is a pair the drift matrix can mutate, reading
 // only the cases that may be one, a batch at a time, up to the first.

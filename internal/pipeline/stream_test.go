@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/compacteval/compacteval/corpus"
@@ -114,5 +115,26 @@ func TestRunStoredIsRunHeld(t *testing.T) {
 		if !bytes.Equal(got[0][j], got[1][j]) {
 			t.Errorf("%s of the stored run differs (-held +stored):\n%s", name, cmp.Diff(string(got[0][j]), string(got[1][j])))
 		}
+	}
+}
+
+// TestBatchEnd: a batch holds batch cases, of which at most batch/8 have a conversation,
+// and the batches cover the entries in order.
+func TestBatchEnd(t *testing.T) {
+	defer func(n int) { batch = n }(batch)
+	batch = 16
+	var entries []corpus.Entry
+	for i := range 100 {
+		entries = append(entries, corpus.Entry{ID: fmt.Sprint(i), Conversation: i >= 30 && i < 60})
+	}
+	var sizes []int
+	for from, to := 0, 0; from < len(entries); from = to {
+		to = batchEnd(entries, from)
+		sizes = append(sizes, to-from)
+	}
+	// 30 without, then 30 with (two per batch), then 40 without.
+	want := []int{16, 16, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 16, 16, 8}
+	if diff := cmp.Diff(want, sizes); diff != "" {
+		t.Errorf("batch sizes mismatch (-want +got):\n%s", diff)
 	}
 }
