@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 
 	"github.com/compacteval/compacteval/eval"
@@ -22,12 +23,14 @@ func Marshal(r *Report) ([]byte, error) {
 }
 
 // Write writes the report to w as Marshal returns it, byte for byte, encoding its cases
-// and its eval cases one at a time: the memory it needs does not grow with the cases.
+// (read one at a time from Stored when it is set) and its eval cases one at a time: the
+// memory it needs does not grow with the cases.
 func Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	// The report without its cases, then each case in the place of the empty list.
 	head := *r
-	if len(r.Cases) > 0 {
+	cases := r.NumCases()
+	if cases > 0 || r.Stored != nil {
 		head.Cases = []Case{}
 	}
 	if len(r.Eval.Cases) > 0 {
@@ -38,8 +41,16 @@ func Write(w io.Writer, r *Report) error {
 		return err
 	}
 	rest := text
-	if len(r.Cases) > 0 {
-		if rest, err = splice(bw, rest, "\n  \"cases\": [],\n", "", "    ", len(r.Cases), func(i int) any { return &r.Cases[i] }); err != nil {
+	if cases > 0 {
+		next, stop := iter.Pull2(r.AllCases())
+		defer stop()
+		if rest, err = splice(bw, rest, "\n  \"cases\": [],\n", "", "    ", cases, func(int) (any, error) {
+			c, err, ok := next()
+			if !ok && err == nil {
+				err = fmt.Errorf("write report: fewer than the %d cases the report holds", cases)
+			}
+			return c, err
+		}); err != nil {
 			return err
 		}
 	}
@@ -49,7 +60,7 @@ func Write(w io.Writer, r *Report) error {
 			return fmt.Errorf("write report: no eval object in %.40q", rest)
 		}
 		bw.Write(rest[:at])
-		if rest, err = splice(bw, rest[at:], "\n    \"cases\": [],\n", "  ", "      ", len(r.Eval.Cases), func(i int) any { return &r.Eval.Cases[i] }); err != nil {
+		if rest, err = splice(bw, rest[at:], "\n    \"cases\": [],\n", "  ", "      ", len(r.Eval.Cases), func(i int) (any, error) { return &r.Eval.Cases[i], nil }); err != nil {
 			return err
 		}
 	}
@@ -60,7 +71,7 @@ func Write(w io.Writer, r *Report) error {
 // splice writes text up to the first empty list marker (a key with its value [] on a line
 // of its own, at the indent of lead), then the n elements of that list, each at prefix,
 // as the encoder writes a list; it returns the text after the marker.
-func splice(w *bufio.Writer, text []byte, marker, lead, prefix string, n int, elem func(int) any) ([]byte, error) {
+func splice(w *bufio.Writer, text []byte, marker, lead, prefix string, n int, elem func(int) (any, error)) ([]byte, error) {
 	at := bytes.Index(text, []byte(marker))
 	if at < 0 {
 		return nil, fmt.Errorf("write report: no %q", marker)
@@ -68,7 +79,11 @@ func splice(w *bufio.Writer, text []byte, marker, lead, prefix string, n int, el
 	w.Write(text[:at])
 	w.WriteString(marker[:len(marker)-len("],\n")] + "\n")
 	for i := range n {
-		data, err := encode(elem(i), prefix)
+		v, err := elem(i)
+		if err != nil {
+			return nil, err
+		}
+		data, err := encode(v, prefix)
 		if err != nil {
 			return nil, err
 		}

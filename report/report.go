@@ -40,7 +40,12 @@ type Report struct {
 	// files that differ, deviations from intended that known_deviations does not list, and
 	// listed deviations that no longer happen.
 	Problems []Problem `json:"problems"`
-	Cases    []Case    `json:"cases"`
+	// Cases are the cases in corpus order, unless Stored holds them (then Cases is nil and
+	// the JSON document lists Stored's): read them with AllCases, which takes either.
+	Cases []Case `json:"cases"`
+	// Stored, when set, holds the cases instead of Cases; it is not part of the JSON
+	// document, whose "cases" are its cases.
+	Stored CaseSource `json:"-"`
 	// Drift is the drift matrix with a fixed seed; Eval the scores of every eval case.
 	Drift drift.MatrixResult `json:"drift"`
 	Eval  eval.Report        `json:"eval"`

@@ -86,7 +86,8 @@ func (s *Selection) Criteria() string {
 
 // FailedCases returns the ids of the cases that failed in r, sorted: those with a problem
 // (a golden mismatch, an unlisted or stale deviation) and those where an external
-// extractor (a user's, which has no known_deviations) missed the intended result.
+// extractor (a user's, which has no known_deviations) missed the intended result. Of a
+// report whose Stored fails, it reads the cases up to the failure.
 func FailedCases(r *Report) []string {
 	ids := map[string]bool{}
 	known := map[string]bool{}
@@ -94,7 +95,10 @@ func FailedCases(r *Report) []string {
 	for _, e := range r.Extractors {
 		external[e.Name] = e.External
 	}
-	for _, c := range r.Cases {
+	for c, err := range r.AllCases() {
+		if err != nil { // a Stored that fails: the cases read up to it
+			break
+		}
 		known[c.ID] = true
 		for _, res := range c.Results {
 			if external[res.Extractor] && !res.MatchesIntended {

@@ -45,7 +45,8 @@ func runReport(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	var kind outfile.Kind
 	switch *format {
 	case "md", "markdown":
-		data, kind = render.Markdown(r), outfile.Markdown
+		kind = outfile.Markdown
+		data, err = render.Markdown(r)
 	case "html":
 		kind = outfile.HTML
 		data, err = render.HTML(r)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/compacteval/compacteval/fuzz/drift"
+	"github.com/compacteval/compacteval/internal/casefile"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/outfile"
 	"github.com/compacteval/compacteval/internal/pipeline"
@@ -86,10 +88,18 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitError
 	}
 	defer extractor.CloseAll(exs)
+	// The cases wait in a file beside -out until the reports are written: the run holds one
+	// at a time.
+	store, err := casefile.Create(existingDir(filepath.Dir(*out)))
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
+		return exitError
+	}
+	defer store.Close()
 	p := newProgress("run", stderr)
 	r, err := pipeline.Run(ctx, pipeline.Options{
 		Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n,
-		EvalExtractor: *evalEx, Select: sel, Progress: p.update,
+		EvalExtractor: *evalEx, Select: sel, Progress: p.update, Store: store,
 	})
 	p.done()
 	if err != nil {
@@ -117,11 +127,18 @@ var reportFiles = map[string]outfile.Kind{"report.json": outfile.Report, "report
 
 // writeReports writes report.json, report.md and report.html to dir as one set
 // (render.WriteSet): a reader never finds files of two runs side by side. The JSON and
-// the page are written as they are encoded, never held whole.
+// the page are written as they are encoded, never held whole, reading the cases one at a
+// time.
 func writeReports(r *report.Report, dir string) error {
 	return render.WriteSet(dir, []render.File{
 		{Name: "report.json", Write: func(w io.Writer) error { return report.Write(w, r) }},
-		{Name: "report.md", Data: render.Markdown(r)},
+		{Name: "report.md", Write: func(w io.Writer) error {
+			md, err := render.Markdown(r)
+			if err == nil {
+				_, err = w.Write(md)
+			}
+			return err
+		}},
 		{Name: "report.html", Write: func(w io.Writer) error { return render.WriteHTML(w, r) }},
 	})
 }
@@ -194,18 +211,27 @@ func meanOrDash(m *float64) string {
 // a module or command that answers null to everything (a wrong export, a parse error it
 // swallows), which would otherwise read as an extractor that merely fails the corpus.
 func warnFoundNothing(stderr io.Writer, r *report.Report) {
-	for _, e := range r.Extractors {
-		found, n := false, 0
-		for _, c := range r.Cases {
-			for _, res := range c.Results {
-				if res.Extractor == e.Name {
-					n++
-					found = found || res.OK
-				}
-			}
+	found, n := map[string]bool{}, map[string]int{}
+	for c, err := range r.AllCases() {
+		if err != nil {
+			return // the reports, written from the same cases, would have failed first
 		}
-		if n > 0 && !found {
-			fmt.Fprintf(stderr, "compacteval run: warning: %s found no summary in any of its %d cases\n", e.Name, n)
+		for _, res := range c.Results {
+			n[res.Extractor]++
+			found[res.Extractor] = found[res.Extractor] || res.OK
 		}
 	}
+	for _, e := range r.Extractors {
+		if n[e.Name] > 0 && !found[e.Name] {
+			fmt.Fprintf(stderr, "compacteval run: warning: %s found no summary in any of its %d cases\n", e.Name, n[e.Name])
+		}
+	}
+}
+
+// existingDir returns dir if it is a folder, otherwise "" (the system's temporary folder).
+func existingDir(dir string) string {
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return dir
+	}
+	return ""
 }

@@ -3,8 +3,9 @@
 // process that speaks the reference protocol (docs/protocol.md).
 //
 // An external extractor is one long-lived process. Texts are sent ahead in pipelined
-// batches (Prefetch) and every answer is kept, so the stages of a run (corpus, drift, eval)
-// cost one round trip per batch, not one per text, and never ask for a text twice.
+// batches (Prefetch) and the answers are kept, up to CacheBytes of texts and answers (the
+// oldest go first), so the stages of a run (corpus, drift, eval) cost one round trip per
+// batch, not one per text, and on a corpus whose texts fit never ask for a text twice.
 package extractor
 
 import (
@@ -34,7 +35,7 @@ type Extractor struct {
 	profile string // the profile of Impl it asks for; "" sends none
 
 	mu    sync.Mutex
-	cache map[string]compact.Extraction
+	cache answers
 	err   error // the first failure; Extract then answers !OK
 	owned bool  // Close closes Impl
 }
@@ -128,7 +129,7 @@ func Builtin(ex compact.Extractor) *Extractor {
 // Remote returns profile of im as an extractor named name; profile "" asks im for its
 // default (the only one of a module). Closing it leaves im open.
 func Remote(im *Impl, profile, name string) *Extractor {
-	ex := &Extractor{Name: name, Source: im.Desc, Impl: im, cache: map[string]compact.Extraction{}}
+	ex := &Extractor{Name: name, Source: im.Desc, Impl: im}
 	if im.named {
 		ex.profile = profile
 	}
@@ -177,18 +178,17 @@ func (e *Extractor) Extract(text string) compact.Extraction {
 		return e.builtin(text)
 	}
 	e.mu.Lock()
-	got, ok := e.cache[text]
+	got, ok := e.cache.get(text)
 	failed := e.err != nil
 	e.mu.Unlock()
 	if ok || failed {
 		return got
 	}
-	if err := e.Prefetch([]string{text}); err != nil {
+	out, err := e.fetch([]string{text})
+	if err != nil {
 		return compact.Extraction{}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.cache[text]
+	return out[0]
 }
 
 // ExtractAll returns the extractions of texts, in order: in parallel on every core for a
@@ -199,13 +199,32 @@ func (e *Extractor) ExtractAll(texts []string) ([]compact.Extraction, error) {
 		par.Do(len(texts), func(i int) { out[i] = e.builtin(texts[i]) })
 		return out, nil
 	}
-	if err := e.Prefetch(texts); err != nil {
+	if e.Err() != nil {
+		return nil, e.Err()
+	}
+	// The kept answers are read before the fetch, which may push them out.
+	var todo []string
+	at := map[string][]int{} // text to fetch -> its places in texts
+	e.mu.Lock()
+	for i, t := range texts {
+		if x, ok := e.cache.get(t); ok {
+			out[i] = x
+			continue
+		}
+		if _, ok := at[t]; !ok {
+			todo = append(todo, t)
+		}
+		at[t] = append(at[t], i)
+	}
+	e.mu.Unlock()
+	got, err := e.fetch(todo)
+	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for i, t := range texts {
-		out[i] = e.cache[t]
+	for k, t := range todo {
+		for _, i := range at[t] {
+			out[i] = got[k]
+		}
 	}
 	return out, nil
 }
@@ -230,21 +249,27 @@ func (e *Extractor) Prefetch(texts []string) error {
 	if e.builtin != nil {
 		return nil
 	}
-	e.mu.Lock()
-	if e.err != nil {
-		e.mu.Unlock()
-		return e.Err()
+	if err := e.Err(); err != nil {
+		return err
 	}
 	var todo []string
 	seen := map[string]bool{}
+	e.mu.Lock()
 	for _, t := range texts {
-		if _, ok := e.cache[t]; !ok && !seen[t] {
+		if _, ok := e.cache.get(t); !ok && !seen[t] {
 			seen[t] = true
 			todo = append(todo, t)
 		}
 	}
 	e.mu.Unlock()
-	for len(todo) > 0 {
+	_, err := e.fetch(todo)
+	return err
+}
+
+// fetch sends texts in batches and returns their answers in order, keeping them.
+func (e *Extractor) fetch(texts []string) ([]compact.Extraction, error) {
+	out := make([]compact.Extraction, 0, len(texts))
+	for todo := texts; len(todo) > 0; {
 		n := min(Batch, len(todo))
 		reqs := make([]protocol.Request, n)
 		for i, t := range todo[:n] {
@@ -255,27 +280,28 @@ func (e *Extractor) Prefetch(texts []string) error {
 		}
 		resps, err := e.Impl.client.DoAll(reqs)
 		if err != nil {
-			return e.fail(err)
+			return nil, e.fail(err)
 		}
 		e.mu.Lock()
 		for i, resp := range resps {
 			x, err := answer(resp)
 			if err != nil {
 				e.mu.Unlock()
-				return e.fail(fmt.Errorf("%w (on a text of %d bytes)", err, len(todo[i])))
+				return nil, e.fail(fmt.Errorf("%w (on a text of %d bytes)", err, len(todo[i])))
 			}
-			e.cache[todo[i]] = x
+			e.cache.put(todo[i], x)
+			out = append(out, x)
 		}
 		e.mu.Unlock()
 		todo = todo[n:]
 	}
-	return nil
+	return out, nil
 }
 
 // Forget drops the kept answers (a fuzz run sends millions of texts once each).
 func (e *Extractor) Forget() {
 	e.mu.Lock()
-	clear(e.cache)
+	e.cache = answers{}
 	e.mu.Unlock()
 }
 

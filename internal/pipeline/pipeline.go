@@ -25,6 +25,7 @@ import (
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/buildinfo"
+	"github.com/compacteval/compacteval/internal/casefile"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/fuzzrun"
 	"github.com/compacteval/compacteval/internal/par"
@@ -70,6 +71,9 @@ type Options struct {
 	// records it (report.Selection) with the digest of the whole corpus, so that the gate
 	// compares the selected cases only, and only with a baseline of the same corpus.
 	Select *report.Selection
+	// Store, when set, keeps the report's cases instead of Cases (report.Stored), so that
+	// the run holds one at a time; the caller closes it once the report is rendered.
+	Store *casefile.File
 	// Progress, when set, is told each stage as it starts and each step done of total:
 	// answers (texts times extractors) for extract and drift-send, samples for drift, cases
 	// for eval, extractors for fuzz. It may be called from several goroutines at once.
@@ -181,12 +185,17 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 	// The cases stream through the extraction a batch at a time: the report keeps their
 	// results, and the drift pairs the matrix reads.
 	t := newTally(r, exs, opt)
-	r.Cases = make([]report.Case, 0, len(entries))
+	if opt.Store != nil {
+		r.Cases, r.Stored = nil, opt.Store
+	} else {
+		r.Cases = make([]report.Case, 0, len(entries))
+	}
 	var pairs []drift.Pair
 	keepPairs := drift.PairsRead(len(entries), opt.DriftN)
 	m := newMeter(StageExtract, len(entries)*len(exs), progress)
-	for from := 0; from < len(entries); from += batch {
-		cases, err := opt.Corpus.Read(entries[from:min(from+batch, len(entries))])
+	for from, to := 0, 0; from < len(entries); from = to {
+		to = batchEnd(entries, from)
+		cases, err := opt.Corpus.Read(entries[from:to])
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +207,9 @@ func run(ctx context.Context, opt Options) (*report.Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.add(cases, results)
+		if err := t.add(cases, results); err != nil {
+			return nil, err
+		}
 		if opt.DriftN > 0 {
 			for _, p := range drift.PairsFromCorpus(cases) {
 				if len(pairs) < keepPairs { // the texts of the pairs the matrix reads, apart from the cases'
@@ -400,6 +411,22 @@ func compacts(exs []*extractor.Extractor) []compact.Extractor {
 // small, so that a small corpus takes several batches).
 var batch = 2 * extractor.Batch
 
+// batchEnd returns the end of the batch of entries that starts at from: batch cases, of
+// which at most batch/8 have a conversation. A case with one is several times the size of
+// one without (87 KB of YAML against 17 KB in the bundled corpus, and parsing allocates
+// about nine times that), and a corpus sorted by id holds them together: 512 of them at once
+// would cost 400 MB.
+func batchEnd(entries []corpus.Entry, from int) int {
+	to, heavy := from, 0
+	for to < len(entries) && to-from < batch && heavy < max(1, batch/8) {
+		if entries[to].Conversation {
+			heavy++
+		}
+		to++
+	}
+	return to
+}
+
 // anyPair reports whether any of entries is a pair the drift matrix can mutate, reading
 // only the cases that may be one, a batch at a time, up to the first.
 func anyPair(c *corpus.Corpus, entries []corpus.Entry) (bool, error) {
@@ -445,9 +472,9 @@ func newTally(r *report.Report, exs []*extractor.Extractor, opt Options) *tally 
 	return t
 }
 
-// add adds cases and results[extractor][case]. What the report keeps of a case is its own
-// copy: it keeps no case alive once the batch is done.
-func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) {
+// add adds cases and results[extractor][case], to opt.Store when it is set. What the report
+// keeps of a case is its own copy: it keeps no case alive once the batch is done.
+func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) error {
 	r, exs, opt := t.r, t.exs, t.opt
 	for n, c := range cases {
 		r.Corpus.Origins[c.Origin.Kind]++
@@ -522,8 +549,15 @@ func (t *tally) add(cases []*corpus.Case, results [][]compact.Extraction) {
 				*s = within(cr.Response, *s)
 			}
 		}
+		if opt.Store != nil {
+			if err := opt.Store.Add(&cr); err != nil {
+				return err
+			}
+			continue
+		}
 		r.Cases = append(r.Cases, cr)
 	}
+	return nil
 }
 
 // within returns s as a part of text where text holds it, or a copy of s.
@@ -661,6 +695,15 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 				return fmt.Errorf("eval: case %s has no conversation", k.ID) // a broken invariant: Entry.Conversation said it had
 			}
 		}
+		if ex.External() { // the extraction asked for them, but a large corpus's answers are not all kept
+			texts := make([]string, len(inputs))
+			for i := range inputs {
+				texts[i] = inputs[i].Response
+			}
+			if err := ex.Prefetch(texts); err != nil {
+				return fmt.Errorf("%w: %w", ErrExtractor, err)
+			}
+		}
 		par.Do(len(inputs), func(i int) {
 			if ctx.Err() != nil {
 				return // a cancelled run's scores are dropped
@@ -689,6 +732,14 @@ func detach(res eval.Result) eval.Result {
 			out[i] = eval.Fact{Kind: f.Kind, Text: strings.Clone(f.Text), Message: f.Message}
 		}
 		*facts = out
+	}
+	if res.BoundaryFacts != nil {
+		out := make([]eval.WindowFact, len(res.BoundaryFacts))
+		for i, f := range res.BoundaryFacts {
+			out[i] = f
+			out[i].Text = strings.Clone(f.Text)
+		}
+		res.BoundaryFacts = out
 	}
 	return res
 }

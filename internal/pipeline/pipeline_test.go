@@ -170,7 +170,11 @@ func TestBuildFindsProblems(t *testing.T) {
 	if r.Complete {
 		t.Errorf("a run without drift and eval says it is complete")
 	}
-	md := string(render.Markdown(r))
+	mdData, err := render.Markdown(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(mdData)
 	for _, s := range []string{"Partial run", "**Regressed: 2 problems in 2 cases.**", "| `well-formed/go-grpc-retry-deadline` | robust | golden mismatch | line-anchored (golden: none) |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("Markdown lacks %q:\n%s", s, md)

@@ -3,10 +3,13 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/casefile"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/render"
 	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
 )
@@ -52,5 +55,86 @@ func TestRunLazyIsRunWhole(t *testing.T) {
 		if !bytes.Equal(got[0], got[1]) {
 			t.Errorf("%s: the report of the lazy corpus differs (-whole +lazy):\n%s", tc.name, cmp.Diff(string(got[0]), string(got[1])))
 		}
+	}
+}
+
+// TestRunStoredIsRunHeld holds a run whose cases wait in a file (Options.Store) to the same
+// run holding them in the report: the same report.json, report.md and report.html, byte for
+// byte, and the same cases read back.
+func TestRunStoredIsRunHeld(t *testing.T) {
+	c, err := corpus.OpenLazy([]string{corpusDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { batch = n }(batch)
+	batch = 7
+	var got [2][3][]byte
+	var held *report.Report
+	for i := range got {
+		opt := Options{Corpus: c, Extractors: extractor.Builtins(), DriftSeed: 1, DriftN: 1}
+		if i == 1 {
+			store, err := casefile.Create(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer store.Close()
+			opt.Store = store
+		}
+		r, err := Run(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			held = r
+		} else {
+			if r.Cases != nil || r.Stored == nil || r.NumCases() != len(held.Cases) {
+				t.Fatalf("a stored run has %d cases in the report, Stored %v with %d, want none, set, %d", len(r.Cases), r.Stored != nil, r.NumCases(), len(held.Cases))
+			}
+			n := 0
+			for k, err := range r.AllCases() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(held.Cases[n], *k); diff != "" {
+					t.Fatalf("case %d read back mismatch (-held +stored):\n%s", n, diff)
+				}
+				n++
+			}
+		}
+		if got[i][0], err = report.Marshal(r); err != nil {
+			t.Fatal(err)
+		}
+		if got[i][1], err = render.Markdown(r); err != nil {
+			t.Fatal(err)
+		}
+		if got[i][2], err = render.HTML(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for j, name := range []string{"report.json", "report.md", "report.html"} {
+		if !bytes.Equal(got[0][j], got[1][j]) {
+			t.Errorf("%s of the stored run differs (-held +stored):\n%s", name, cmp.Diff(string(got[0][j]), string(got[1][j])))
+		}
+	}
+}
+
+// TestBatchEnd: a batch holds batch cases, of which at most batch/8 have a conversation,
+// and the batches cover the entries in order.
+func TestBatchEnd(t *testing.T) {
+	defer func(n int) { batch = n }(batch)
+	batch = 16
+	var entries []corpus.Entry
+	for i := range 100 {
+		entries = append(entries, corpus.Entry{ID: fmt.Sprint(i), Conversation: i >= 30 && i < 60})
+	}
+	var sizes []int
+	for from, to := 0, 0; from < len(entries); from = to {
+		to = batchEnd(entries, from)
+		sizes = append(sizes, to-from)
+	}
+	// 30 without, then 30 with (two per batch), then 40 without.
+	want := []int{16, 16, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 16, 16, 8}
+	if diff := cmp.Diff(want, sizes); diff != "" {
+		t.Errorf("batch sizes mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"iter"
 	"regexp"
 	"slices"
 	"sort"
@@ -46,8 +47,15 @@ func HTML(r *report.Report) ([]byte, error) {
 // WriteHTML writes the page HTML returns to w as it renders it, without holding the page.
 func WriteHTML(w io.Writer, r *report.Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := htmlPage.Execute(bw, newPage(r)); err != nil {
+	p, err := newPage(r)
+	if err != nil {
 		return fmt.Errorf("render html: %w", err)
+	}
+	if err := htmlPage.Execute(bw, p); err != nil {
+		return fmt.Errorf("render html: %w", err)
+	}
+	if p.cases.err != nil {
+		return fmt.Errorf("render html: %w", p.cases.err)
 	}
 	return bw.Flush()
 }
@@ -86,7 +94,13 @@ type page struct {
 	Leakage   *hbarChart
 	DriftBars *multiChart
 
-	Cases []caseView
+	// NumCases counts the cases shown in detail; CaseIndex yields them without their
+	// diffs, for the index, and Cases with them, each read from the report as the page is
+	// written.
+	NumCases  int
+	CaseIndex iter.Seq[caseView]
+	Cases     iter.Seq[caseView]
+	cases     *caseViews
 }
 
 type labelCount struct {
@@ -123,7 +137,7 @@ type rateCell struct {
 	Pct, Class, Title string
 }
 
-func newPage(r *report.Report) *page {
+func newPage(r *report.Report) (*page, error) {
 	p := &page{
 		Complete:     r.Complete,
 		Stages:       r.Stages,
@@ -146,12 +160,15 @@ func newPage(r *report.Report) *page {
 		p.Origins = append(p.Origins, labelCount{o, r.Corpus.Origins[o]})
 	}
 
-	p.Cases = detailedCases(r, caseAnchors(r.Cases))
-	detail := map[string]string{} // case id -> its detail section, for cases shown in detail
-	for _, c := range p.Cases {
-		detail[c.ID] = c.Anchor
+	cases, detail, err := newCaseViews(r) // detail: case id -> its detail section, for cases with a problem
+	if err != nil {
+		return nil, err
 	}
-	rows := troubleRows(r)
+	p.cases, p.NumCases, p.CaseIndex, p.Cases = cases, cases.n, cases.all(false), cases.all(true)
+	rows, err := troubleRows(r)
+	if err != nil {
+		return nil, err
+	}
 	p.Verdict = newVerdict(r, rows)
 	p.Rows, p.PathRows = newRowViews(r, rows, detail)
 	p.Problems = len(r.Problems)
@@ -213,7 +230,7 @@ func newPage(r *report.Report) *page {
 		p.Coverage = coverageChart(r.Eval.Cases)
 		p.Leakage = leakageChart(r.Eval.Cases)
 	}
-	return p
+	return p, nil
 }
 
 // categoryRows returns a row per corpus category, in report order, with each extractor's
@@ -253,15 +270,6 @@ func newRateCell(k, n int, what string, reference bool) rateCell {
 }
 
 var nonAnchor = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
-
-// caseAnchors gives every case a distinct element id made of its id's letters and digits.
-func caseAnchors(cases []report.Case) map[string]string {
-	ids := make([]string, len(cases))
-	for i, c := range cases {
-		ids[i] = c.ID
-	}
-	return anchors("case-", ids)
-}
 
 // anchors maps each of ids to a distinct element id: prefix, then the id's letters, digits,
 // "-" and "_", other runs of characters turned into "-".

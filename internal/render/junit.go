@@ -138,7 +138,10 @@ func JUnit(r *report.Report) ([]byte, error) {
 	var suites []JUnitSuite
 	for x, e := range r.Extractors {
 		s := JUnitSuite{Name: "corpus/" + e.Name}
-		for _, c := range r.Cases {
+		for c, err := range r.AllCases() { // an extractor at a time: the document is held, not the cases
+			if err != nil {
+				return nil, fmt.Errorf("render junit: %w", err)
+			}
 			ps := problems[c.ID+"\x00"+e.Name]
 			if len(ps) == 0 {
 				s.Add(e.Name, c.ID, "")
@@ -150,7 +153,7 @@ func JUnit(r *report.Report) ([]byte, error) {
 				details = append(details, fmt.Sprintf("%s: %s", p.Kind, p.Detail))
 			}
 			body := strings.Join(details, "\n")
-			if d := caseDiff(c, e.Name, x); d != "" {
+			if d := caseDiff(*c, e.Name, x); d != "" {
 				body += "\n\nintended (-) and returned (+) summary:\n" + d
 			}
 			s.AddCase(JUnitCase{Name: c.ID, Classname: e.Name, Failure: &JUnitFailure{

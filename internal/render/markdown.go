@@ -25,10 +25,13 @@ const (
 // verdict first, then the cases that changed behaviour (one line per case and extractor,
 // the first diffs inline), those that changed only the path, the extractor totals, the
 // extractor x category and extractor x drift-operator tables, and the worst-scored eval
-// cases with the facts they missed.
-func Markdown(r *report.Report) []byte {
+// cases with the facts they missed. It fails only where r.Stored does.
+func Markdown(r *report.Report) ([]byte, error) {
 	var b strings.Builder
-	rows := troubleRows(r)
+	rows, err := troubleRows(r)
+	if err != nil {
+		return nil, fmt.Errorf("render markdown: %w", err)
+	}
 	v := newVerdict(r, rows)
 	b.WriteString("# compacteval report\n\n")
 	fmt.Fprintf(&b, "**%s.**\n\n", v.Headline)
@@ -79,7 +82,7 @@ func Markdown(r *report.Report) []byte {
 	if containsStage(r.Stages, "eval") {
 		writeEval(&b, r.Eval)
 	}
-	return []byte(b.String())
+	return []byte(b.String()), nil
 }
 
 // writeTroubleRows lists the rows that change behaviour, the first diffs, then the rows

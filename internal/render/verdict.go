@@ -24,10 +24,19 @@ type troubleRow struct {
 }
 
 // troubleRows groups r.Problems by case and extractor, in the order of their first problem.
-func troubleRows(r *report.Report) []troubleRow {
+// It reads the cases once and keeps those that have a problem.
+func troubleRows(r *report.Report) ([]troubleRow, error) {
 	cases := map[string]*report.Case{}
-	for i := range r.Cases {
-		cases[r.Cases[i].ID] = &r.Cases[i]
+	for _, p := range r.Problems {
+		cases[p.Case] = nil
+	}
+	for c, err := range r.AllCases() {
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := cases[c.ID]; ok {
+			cases[c.ID] = c
+		}
 	}
 	var rows []troubleRow
 	index := map[[2]string]int{}
@@ -52,7 +61,7 @@ func troubleRows(r *report.Report) []troubleRow {
 		row.Details = append(row.Details, p.Detail)
 		row.PathOnly = row.PathOnly && p.Kind == "golden-mismatch" && row.res != nil && row.res.PathOnly
 	}
-	return rows
+	return rows, nil
 }
 
 // verdict is what a reader must see first: whether the run passed and, if not, how much

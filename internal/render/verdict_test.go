@@ -92,14 +92,14 @@ func TestVerdict(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := tt.report()
-			v := newVerdict(r, troubleRows(r))
+			v := newVerdict(r, mustTroubleRows(t, r))
 			if v.Status != tt.status || v.Headline != tt.headline {
 				t.Errorf("newVerdict() = %q, %q, want %q, %q", v.Status, v.Headline, tt.status, tt.headline)
 			}
 			if diff := cmp.Diff(tt.lines, v.Lines); diff != "" {
 				t.Errorf("newVerdict() lines mismatch (-want +got):\n%s", diff)
 			}
-			md := string(Markdown(r))
+			md := markdownOf(t, r)
 			if want := "# compacteval report\n\n**" + tt.headline + ".**\n\n"; !strings.HasPrefix(md, want) {
 				t.Errorf("Markdown() does not start with the verdict %q:\n%s", want, md[:min(len(md), 300)])
 			}
@@ -117,7 +117,7 @@ func TestTroubleRows(t *testing.T) {
 	// A second problem on the same pair, listed apart from the first, still joins its row.
 	r.Problems = append(r.Problems, report.Problem{Kind: "golden-missing", Case: "well-formed/plain", Extractor: "dust", Detail: "no golden"})
 	var got []string
-	for _, row := range troubleRows(r) {
+	for _, row := range mustTroubleRows(t, r) {
 		got = append(got, row.Case+" "+row.Extractor+" "+strings.Join(row.Kinds, ","))
 	}
 	want := []string{
@@ -130,7 +130,7 @@ func TestTroubleRows(t *testing.T) {
 }
 
 func TestMarkdownRows(t *testing.T) {
-	md := string(Markdown(handReport()))
+	md := markdownOf(t, handReport())
 	for _, want := range []string{
 		"2 cases and extractors that change behaviour:\n\n| case | extractor | trouble | path |\n|---|---|---|---|\n" +
 			"| `malformed-tags/unclosed` | robust | unlisted deviation, golden mismatch | fallback |\n" +
@@ -148,7 +148,7 @@ func TestMarkdownRows(t *testing.T) {
 		t.Errorf("Markdown() does not put the regressions before the extractors")
 	}
 
-	md = string(Markdown(pathOnlyReport()))
+	md = markdownOf(t, pathOnlyReport())
 	want := "### Path changes only (not a behaviour change)\n\nThe summary is the golden's byte for byte; only the path that decided differs.\n\n" +
 		"| case | extractor | golden path | path |\n|---|---|---|---|\n| `malformed-tags/unclosed` | robust | line-anchored | fallback |\n"
 	if !strings.Contains(md, want) {
@@ -176,8 +176,26 @@ func TestFence(t *testing.T) {
 func TestVerdictSelection(t *testing.T) {
 	r := handReport()
 	r.Selection = &report.Selection{Categories: []string{"fenced"}, Cases: 3, Of: 9}
-	v := newVerdict(r, troubleRows(r))
+	v := newVerdict(r, mustTroubleRows(t, r))
 	if want := "On a selection of 3 of 9 cases (-category fenced): the gate compares these cases only."; len(v.Lines) == 0 || v.Lines[0] != want {
 		t.Errorf("newVerdict(selection).Lines = %q, want %q first", v.Lines, want)
 	}
+}
+
+func mustTroubleRows(t *testing.T, r *report.Report) []troubleRow {
+	t.Helper()
+	rows, err := troubleRows(r)
+	if err != nil {
+		t.Fatalf("troubleRows() = %v", err)
+	}
+	return rows
+}
+
+func markdownOf(t *testing.T, r *report.Report) string {
+	t.Helper()
+	md, err := Markdown(r)
+	if err != nil {
+		t.Fatalf("Markdown() = %v", err)
+	}
+	return string(md)
 }
