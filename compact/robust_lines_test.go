@@ -4,17 +4,16 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/compacteval/compacteval/internal/textgen"
 )
 
 // This file holds the fast forms of robust's line-reading policy to their plain definitions.
 // Most helpers of the policy are written in their plain form and have no second copy; the
-// five below keep a faster form because the speed floor needs it (they read every body, or
+// four below keep a faster form because the speed floor needs it (they read every body, or
 // every text, of the loop families), and each xxxRef is its one plain definition (line by
 // line through eachLine, or with the strings package): sectionsUpTo, isToolCall,
-// tagShapedOnly, wellFormedShape and trimRobust. TrimJS (trimJSRunes) and indexBracketCloser
+// wellFormedShape and trimRobust. TrimJS (trimJSRunes) and indexBracketCloser
 // (indexFold) are held to plain forms the package has anyway. Each test asks both on
 // bodies built from the pieces where a fast form could go wrong (every line terminator and
 // its broken halves, marks, digits, labels, tags, loops of one line), and
@@ -253,72 +252,11 @@ func TestWellFormedShapeAsSearched(t *testing.T) {
 	}
 }
 
-func tagShapedOnlyRef(l string) bool {
-	for i, n := 0, 0; ; n++ {
-		for i < len(l) {
-			r, size := utf8.DecodeRuneInString(l[i:])
-			if r != ' ' && r != '\t' && (n == 0 || !invisible(r)) {
-				break
-			}
-			i += size
-		}
-		if n == 0 && i < len(l) && l[i] != '<' {
-			j := i // invisible characters before the first tag
-			for j < len(l) {
-				r, size := utf8.DecodeRuneInString(l[j:])
-				if !invisible(r) {
-					break
-				}
-				j += size
-			}
-			if j < len(l) && l[j] == '<' {
-				i = j
-			}
-		}
-		if i == len(l) {
-			return true
-		}
-		if l[i] != '<' {
-			return false
-		}
-		j := i + 1
-		for j < len(l) && l[j] != '<' && l[j] != '>' {
-			j++
-		}
-		if j == len(l) || l[j] != '>' {
-			return false
-		}
-		i = j + 1
-	}
-}
-
-// TestTagShapedOnlyAsTokens holds tagShapedOnly, which skips the copies of a loop of one or
-// two tags, to the token-by-token reading, on loops of tags with every kind of tail and the
-// generated bodies. It fails if the skip lands on the blanks after the last copy without
-// reading them as blanks, or takes a copy too many.
-func TestTagShapedOnlyAsTokens(t *testing.T) {
-	lines := lineBodies(20000)
-	for _, unit := range []string{"<summary> ", "<summary>", "<a>\t ", "<summar> <sumaryy> ", "<a><b>  ", "<x> <y> <z> "} {
-		for _, tail := range []string{"", " ", "  \t", "x", "<", "<x", ">", "<a>", "<a> x", "<summary", " <", "\u00a0"} {
-			for _, head := range []string{"", " ", "<b>", "<b> <c> "} {
-				for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 31, 100} {
-					lines = append(lines, head+strings.Repeat(unit, n)+tail, head+strings.Repeat(unit, n)+unit[:len(unit)/2])
-				}
-			}
-		}
-	}
-	for i, l := range lines {
-		if got, want := tagShapedOnly(l), tagShapedOnlyRef(l); got != want {
-			t.Fatalf("case %d: tagShapedOnly(%q) = %v, want %v", i, clipBody(l), got, want)
-		}
-	}
-}
-
 // go test -run='^$' -fuzz='^FuzzLinePolicyAgrees$' -fuzztime=30s ./compact
 //
 // FuzzLinePolicyAgrees holds each fast form of robust's line-reading policy to its plain
 // definition on one body: the section count for every limit, isToolCall,
-// tagShapedOnly, trimRobust, TrimJS, the [/summary] search and the well-formed shape; seeds are the
+// trimRobust, TrimJS, the [/summary] search and the well-formed shape; seeds are the
 // generated bodies.
 func FuzzLinePolicyAgrees(f *testing.F) {
 	for _, body := range lineBodies(200) {
@@ -335,7 +273,6 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 			got, want bool
 		}{
 			{"isToolCall", isToolCall(body), isToolCallRef(body)},
-			{"tagShapedOnly", tagShapedOnly(body), tagShapedOnlyRef(body)},
 		}
 		for _, c := range checks {
 			if c.got != c.want {

@@ -79,7 +79,6 @@ func isContentLine(line string) bool {
 // character, a Unicode space between two tags as much as an ASCII one; before the first, a
 // run of invisible characters (a BOM) is one where a '<' follows it.
 func tagShapedOnly(l string) bool {
-	prev, last := -1, -1 // the starts of the last two tokens
 	for i, n := 0, 0; ; n++ {
 		for i < len(l) {
 			c := l[i]
@@ -117,23 +116,6 @@ func tagShapedOnly(l string) bool {
 		if i == len(l) {
 			return true
 		}
-		if n >= 2 && n&(n-1) == 0 && prev >= 0 {
-			// At the 2nd, 4th, 8th... token: the copies that follow of the last token, or of
-			// the last two, with their blanks, are tag-shaped as they are (a loop of tags is
-			// read in a few comparisons; a line of other tags pays a failed comparison for
-			// each power of two).
-			p := i - last
-			r := repeatedLines(l, i, p)
-			if r == 0 {
-				p = i - prev
-				r = repeatedLines(l, i, p)
-			}
-			if r > 0 {
-				i += r * p
-				prev, last = -1, -1
-				continue // blanks may follow the last copy
-			}
-		}
 		if l[i] != '<' {
 			return false
 		}
@@ -144,7 +126,6 @@ func tagShapedOnly(l string) bool {
 		if j == len(l) || l[j] != '>' {
 			return false
 		}
-		prev, last = last, i
 		i = j + 1
 	}
 }

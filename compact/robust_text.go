@@ -47,22 +47,6 @@ func onlyNewlines(s string) bool {
 	return strings.IndexByte(s, '\r') < 0 && !hasLineSeparator(s) && !containsByLast(s, "\u0085")
 }
 
-// repeatedLines returns how many whole copies of s[at-p:at] follow at at. It compares in
-// strides that double while they match, then halve, so that a loop of one line costs a few
-// vectorised comparisons, and it reads no more than about twice the bytes it skips plus p.
-func repeatedLines(s string, at, p int) int {
-	good, step := 0, p // s[at:at+good] is copies of the unit
-	for ; at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step]; step *= 2 {
-		good += step
-	}
-	for step /= 2; step >= p; step /= 2 {
-		if at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step] {
-			good += step
-		}
-	}
-	return good / p
-}
-
 // indexByteNear is strings.IndexByte for a search that often ends within a few bytes (the
 // next '<' of a line of them, the end of a short line): it reads up to 16 bytes itself
 // before it calls the vectorised search, whose setup costs more than they do.
