@@ -14,7 +14,8 @@ import (
 // "<summary>" line outside every analysis region (from an analysis opener in any spelling
 // to its closer, or to the end when it has none), then at least one line with a letter or
 // digit besides its list number and that is no bare section heading ("1. Primary Request
-// and Intent:": a block of headings alone has nothing to lose), and no line with a tag or fence, then a "</summary>"
+// and Intent:": a block of headings alone has nothing to lose) nor tags alone ("<x>"), and no
+// line with a tag or fence, then a "</summary>"
 // line. A body whose [bracketed] lines are
 // three or more and outnumber the others may be the prompt's template echoed ("[Detailed
 // description]"): no reader can tell it from a summary. A block followed by an analysis
@@ -41,7 +42,7 @@ func visibleSummary(text string) (visible, maybe bool) {
 				other++
 			}
 			words := listNumber.ReplaceAllString(t, "") // "1.::" has no word
-			body = body || strings.IndexFunc(words, isAlnum) >= 0 && !sectionHeading.MatchString(strings.TrimSpace(ls[j]))
+			body = body || strings.IndexFunc(words, isAlnum) >= 0 && !sectionHeading.MatchString(strings.TrimSpace(ls[j])) && !tagsOnly.MatchString(t)
 		}
 		if bracketed >= 3 && bracketed > other {
 			continue // placeholders, [Detailed description]: maybe the prompt's template echoed
@@ -134,8 +135,13 @@ func lost(text string, want *corpus.Intended, s *drift.Sample) (violation, bool)
 var listNumber = regexp.MustCompile(`^[#* ]*[0-9]+[.)]`)
 
 // sectionHeading matches a line that is only a numbered section heading: "3. Files and Code
-// Sections:", "**1. Primary Request and Intent:**".
-var sectionHeading = regexp.MustCompile(`^[#* ]*[1-9][.)][^:]*:[* ]*$`)
+// Sections:", "**1. Primary Request and Intent:**", any numbered label that ends with a colon
+// and is shorter than 60 characters ("1.:k:" too: it says nothing after its colon).
+var sectionHeading = regexp.MustCompile(`^[#* ]*[1-9][.)].{0,56}:[* ]*$`)
+
+// tagsOnly matches a line of <...> tokens and blanks alone (`<x>`, `<summary> <b>`): markup
+// with nothing a reader could lose.
+var tagsOnly = regexp.MustCompile(`^(?:\s*<[^<>]*>)+\s*$`)
 
 // headingsOnly reports an intended summary (a part of text) that holds section headings and
 // nothing else, as an answer cut after its first heading does: there is nothing to lose.
