@@ -1192,7 +1192,7 @@ class Scan {
 			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
 			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
 			const body = trimRobust(text.slice(from, tags.start(i)), this.nel);
-			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 3) >= 3 || (prevFrom >= 0 && isTemplate(trimRobust(text.slice(prevFrom, prevTo), this.nel), this.nlOnly))))
+			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 2) >= 2 || (prevFrom >= 0 && isTemplate(trimRobust(text.slice(prevFrom, prevTo), this.nel), this.nlOnly))))
 				return body;
 		}
 		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;

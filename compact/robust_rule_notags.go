@@ -9,7 +9,7 @@ import (
 // Rule "No tags" of docs/robust.md, as it states it: an orphan `</summary>` (a structural closer
 // that closes no block) ends a summary that starts after the last structural tag or analysis block
 // before it and has content (right after an analysis block, an example block or a block that is the
-// template echoed, any; else at least three numbered sections); `[summary]...[/summary]` brackets
+// template echoed, any; else at least two numbered sections); `[summary]...[/summary]` brackets
 // hold one; a line holding only a Summary heading or label (`## Summary`, `**Summary:**`,
 // `Summary:`) followed by at least three numbered sections marks the start of one, which runs to
 // the end (PathMarker). An answer with no summary block at all and no marker returns its text minus
@@ -91,7 +91,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 // beforeOrphan finds a summary before an orphan </summary> (rule "No tags"): a structural
 // closer that closes no block, outside analysis; the summary runs from the end of the last
 // structural tag or analysis block before it and has content: right after an analysis
-// block, an example block or a block that is the template echoed any, else at least three
+// block, an example block or a block that is the template echoed any, else at least two
 // numbered sections.
 func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 	text := sc.text
@@ -123,7 +123,7 @@ func (sc *scan) beforeOrphan(analysis []region) (string, bool) {
 			from, afterAnalysis = analysis[k-1].end, true
 		}
 		body := trimRobust(text[from:t.start], sc.nel)
-		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || afterExample || sectionsUpTo(body, 3) >= 3 ||
+		if hasContentIn(body, sc.onlyLF) && (afterAnalysis || afterExample || sectionsUpTo(body, 2) >= 2 ||
 			prevBlock[0] >= 0 && isTemplate(trimRobust(text[prevBlock[0]:prevBlock[1]], sc.nel))) {
 			return body, true
 		}

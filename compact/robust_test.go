@@ -107,6 +107,9 @@ func TestExtractRobust(t *testing.T) {
 		{"BOM before the tags of the only line", "<sumary><summary y>\u2028\ufeff<SUMMARY/>", "", false,
 			"a BOM before a tag is invisible: tags alone are no summary (fuzz, issue 26)"},
 		{"BOM before a tag, untagged", "<summary\">\n\ufeff<example>", "", false, "tag-shaped lines alone, one after a BOM, are no untagged summary"},
+		{"two sections before an orphan closer at the start", "1. Primary Request and Intent: cache flag lookups\n2. Pending Tasks: benchmark the cache\n</summary>\n\n<analysis>\nSECRET-ANALYSIS",
+			"1. Primary Request and Intent: cache flag lookups\n2. Pending Tasks: benchmark the cache", true,
+			"an orphan closer ends a summary of two numbered sections, nothing but the analysis after it (fuzz, issue 26)"},
 		{"BOM before a tag and prose", "<summary>\n\ufeff<b>bold</b> text\n</summary>", "<b>bold</b> text", true, "tags with prose after a BOM are content"},
 	} {
 		got := ExtractRobust(tc.in)
