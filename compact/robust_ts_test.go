@@ -109,6 +109,20 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 	for i := range 4000 {
 		add(fmt.Sprintf("loop %d", i), loopAnswer(r))
 	}
+	// Long rows of tags (robust.ts reads a row over 256 characters with a regular expression,
+	// a shorter one with its loop): each prefix, unit and tail, as a block's only line and
+	// as the whole answer.
+	for _, prefix := range []string{"", " ", "\t", "\u200b", "\ufeff", "\u2060", "\u200b\u200b", "\u00a0", "x"} {
+		for _, unit := range []string{"<a>", "<summary> ", "<x>\u200b", "<b>\u00a0", "<sumary>\t", "<a><"} {
+			for _, n := range []int{10, 90, 700} {
+				for _, tail := range []string{"", " ", "\u200b", "x", "<"} {
+					row := prefix + strings.Repeat(unit, n) + tail
+					add(fmt.Sprintf("tag row %q %q %d %q in a block", prefix, unit, n, tail), "<summary>\n"+row+"\n</summary>")
+					add(fmt.Sprintf("tag row %q %q %d %q alone", prefix, unit, n, tail), row)
+				}
+			}
+		}
+	}
 	for _, size := range []int{200, 4 << 10, 20 << 10} {
 		for _, f := range textgen.Families(size) {
 			add(fmt.Sprintf("family %s %d", f.Name, size), f.Text)
