@@ -121,30 +121,14 @@ func (f *File) Close() error {
 
 // readLine returns the next line without its newline, however long.
 func readLine(r *bufio.Reader) ([]byte, error) {
-	line, err := r.ReadSlice('\n')
-	if err == nil {
-		return line[:len(line)-1], nil
+	line, err := r.ReadBytes('\n')
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF // every case line ends with a newline
 	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
-		}
+	if err != nil {
 		return nil, err
 	}
-	long := append([]byte(nil), line...)
-	for {
-		line, err = r.ReadSlice('\n')
-		long = append(long, line...)
-		if err == nil {
-			return long[:len(long)-1], nil
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			if errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, err
-		}
-	}
+	return line[:len(line)-1], nil
 }
 
 // valid reports whether every string of c is valid UTF-8, so that JSON keeps it as it is.
