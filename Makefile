@@ -6,7 +6,7 @@ OUT ?= reports/latest
 # Every go command here builds as make dist does (go build -trimpath, CGO_ENABLED=0), so
 # that the release build some tests make (scripts/dist, docs, scripts/npm) and review's build
 # of a worktree reuse what vet and the tests compiled: on an empty Go cache each package
-# compiles once, not once per set of flags (docs/testing.md, "A cold cache").
+# compiles once, not once per set of flags (docs/testing.md, "An empty Go cache").
 export CGO_ENABLED := 0
 export GOFLAGS := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
 # The release's version: the tag at HEAD (make dist VERSION=v0.3.0 to name another).
