@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,7 +17,9 @@ var fakeModels sync.Map // *testscript.TestScript -> *recordtest.FakeModel
 
 // fakemodel starts a recordtest.FakeModel for the script and sets $FAKEMODEL to its
 // OpenAI base URL ("fakemodel start [BREAK-RATE]", default rate 0.2), or checks how many
-// calls it has answered ("fakemodel calls N"). The server closes when the script ends.
+// calls it has answered ("fakemodel calls N"). It answers batches too (each reported in
+// progress once, then ended). Starting it again starts a new fake, which has been asked
+// nothing. The server closes when the script ends.
 func fakemodel(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: fakemodel start [rate] | fakemodel calls N")
@@ -33,7 +34,9 @@ func fakemodel(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		fake := &recordtest.FakeModel{BreakRate: rate}
-		srv := httptest.NewServer(fake)
+		srv := recordtest.Start()
+		srv.Respond = fake.Reply
+		srv.PendingPolls = 1
 		ts.Defer(srv.Close)
 		fakeModels.Store(ts, fake)
 		ts.Setenv("FAKEMODEL", srv.URL+"/v1")

@@ -28,7 +28,7 @@ func (s *Server) anthropicBatch(w http.ResponseWriter, body map[string]any) {
 		params, _ := item["params"].(map[string]any)
 		model, _ := params["model"].(string)
 		line := map[string]any{"custom_id": item["custom_id"]}
-		rep, ok := s.next(model)
+		rep, ok := s.next(model, marshal(params))
 		if !ok {
 			rep = notFound(model, true)
 		}
@@ -132,12 +132,14 @@ func (s *Server) openaiBatch(w http.ResponseWriter, body map[string]any) {
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
 		var line struct {
-			CustomID string         `json:"custom_id"`
-			Body     map[string]any `json:"body"`
+			CustomID string          `json:"custom_id"`
+			Raw      json.RawMessage `json:"body"`
+			Body     map[string]any  `json:"-"`
 		}
 		json.Unmarshal(sc.Bytes(), &line)
+		json.Unmarshal(line.Raw, &line.Body)
 		model, _ := line.Body["model"].(string)
-		rep, ok := s.next(model)
+		rep, ok := s.next(model, func() []byte { return line.Raw })
 		if !ok {
 			rep = notFound(model, false)
 		}
@@ -188,6 +190,14 @@ func (s *Server) openaiBatchGet(w http.ResponseWriter, id string) {
 		return
 	}
 	writeJSON(w, openaiBatchJSON(id, "", status, nil))
+}
+
+// marshal returns a function that gives v as JSON, for Respond.
+func marshal(v map[string]any) func() []byte {
+	return func() []byte {
+		data, _ := json.Marshal(v)
+		return data
+	}
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

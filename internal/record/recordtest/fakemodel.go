@@ -63,22 +63,40 @@ func (f *FakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	raw, _ := io.ReadAll(r.Body)
 	var body struct {
-		Model    string        `json:"model"`
-		Messages []fakeWireMsg `json:"messages"`
+		Model string `json:"model"`
 	}
-	if err := json.Unmarshal(raw, &body); err != nil || len(body.Messages) == 0 {
-		writeError(w, anthropic, Reply{Status: http.StatusBadRequest, ErrType: "invalid_request_error", ErrMessage: "no messages"})
+	rep := f.reply(raw)
+	if err := json.Unmarshal(raw, &body); err != nil || rep.Status != 0 {
+		writeError(w, anthropic, rep)
 		return
 	}
-	msgs := make([]fakeMsg, len(body.Messages))
-	for i, m := range body.Messages {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(answer(body.Model, map[string]any{}, rep, anthropic))
+}
+
+// Reply is the fake's answer to a request's JSON body, for a Server's Respond (which serves
+// the batch APIs too): the same answer ServeHTTP gives.
+func (f *FakeModel) Reply(body []byte) Reply { return f.reply(body) }
+
+// reply answers the JSON body of a request. Its prompt tokens are the messages' decoded
+// text / 4, the same however the client encoded them (a batch file escapes <, > and &).
+func (f *FakeModel) reply(raw []byte) Reply {
+	var body struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	var wire []fakeWireMsg
+	if json.Unmarshal(raw, &body) != nil || json.Unmarshal(body.Messages, &wire) != nil || len(wire) == 0 {
+		return Reply{Status: http.StatusBadRequest, ErrType: "invalid_request_error", ErrMessage: "no messages"}
+	}
+	msgs := make([]fakeMsg, len(wire))
+	size := 0
+	for i, m := range wire {
 		msgs[i] = m.decode()
+		size += len(msgs[i].Text)
 	}
 	instruction := msgs[len(msgs)-1].Text
 	text := f.summarize(msgs[:len(msgs)-1], instruction)
-	rep := Reply{Text: text, PromptTokens: max(len(raw)/4, 1)}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(answer(body.Model, map[string]any{}, rep, anthropic))
+	return Reply{Text: text, PromptTokens: max(size/4, 1)}
 }
 
 // fakeMsg is a message as the fake reads it: its role (user, assistant or tool) and its

@@ -50,10 +50,13 @@ type Request struct {
 
 // Server is the fake. Set Key to require that API key (sent as a bearer token or
 // x-api-key); PendingPolls makes a batch answer "in progress" that many times first.
+// Respond, when set, answers every model that has no script, from the JSON body of the
+// request (a message request's as sent, or one item's of a batch): a FakeModel's Reply.
 type Server struct {
 	*httptest.Server
 	Key          string
 	PendingPolls int
+	Respond      func(body []byte) Reply
 
 	mu       sync.Mutex
 	scripts  map[string][]Reply
@@ -73,9 +76,15 @@ type batch struct {
 
 // NewServer starts a server that t closes at its end.
 func NewServer(t testing.TB) *Server {
+	s := Start()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a server that the caller closes (a testscript command's, say).
+func Start() *Server {
 	s := &Server{scripts: map[string][]Reply{}, calls: map[string]int{}, files: map[string][]byte{}, batches: map[string]*batch{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
 	return s
 }
 
@@ -104,14 +113,23 @@ func (s *Server) Requests() []Request {
 // OpenAIURL is the base URL for OpenAI clients.
 func (s *Server) OpenAIURL() string { return s.URL + "/v1" }
 
-// next returns the reply for the next call of model, and false for an unknown model.
-func (s *Server) next(model string) (Reply, bool) {
+// next returns the reply to a request for model, and false where nothing answers that
+// model; raw gives the request's JSON body to Respond.
+func (s *Server) next(model string, raw func() []byte) (Reply, bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	replies, ok := s.scripts[model]
 	if !ok || len(replies) == 0 {
-		return Reply{}, false
+		respond := s.Respond
+		if respond != nil {
+			s.calls[model]++
+		}
+		s.mu.Unlock()
+		if respond == nil {
+			return Reply{}, false
+		}
+		return respond(raw()), true
 	}
+	defer s.mu.Unlock()
 	n := s.calls[model]
 	s.calls[model]++
 	return replies[min(n, len(replies)-1)], true
@@ -139,9 +157,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	switch {
 	case r.Method == http.MethodPost && path == "/v1/messages":
-		s.reply(w, req.Body, true)
+		s.reply(w, req.Body, raw, true)
 	case r.Method == http.MethodPost && path == "/v1/chat/completions":
-		s.reply(w, req.Body, false)
+		s.reply(w, req.Body, raw, false)
 	case r.Method == http.MethodPost && path == "/v1/messages/batches":
 		s.anthropicBatch(w, req.Body)
 	case r.Method == http.MethodGet && strings.HasPrefix(path, "/v1/messages/batches/"):
@@ -160,9 +178,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // reply answers one message request.
-func (s *Server) reply(w http.ResponseWriter, body map[string]any, anthropic bool) {
+func (s *Server) reply(w http.ResponseWriter, body map[string]any, raw []byte, anthropic bool) {
 	model, _ := body["model"].(string)
-	rep, ok := s.next(model)
+	rep, ok := s.next(model, func() []byte { return raw })
 	if !ok {
 		rep = notFound(model, anthropic)
 	}
