@@ -407,21 +407,23 @@ func compacts(exs []*extractor.Extractor) []compact.Extractor {
 	return out
 }
 
-// batch is how many cases the stages read and hold at once (a variable: a test makes it
-// small, so that a small corpus takes several batches).
-var batch = 2 * extractor.Batch
+// batch is how many cases the stages read and hold at once, and batchBytes how many bytes
+// of their texts (corpus.Entry.Bytes): variables, so that a test makes them small.
+var (
+	batch      = 2 * extractor.Batch
+	batchBytes = 4 << 20
+)
 
-// batchEnd returns the end of the batch of entries that starts at from: batch cases, of
-// which at most batch/8 have a conversation. A case with one is several times the size of
-// one without (87 KB of YAML against 17 KB in the bundled corpus, and parsing allocates
-// about nine times that), and a corpus sorted by id holds them together: 512 of them at once
-// would cost 400 MB.
+// batchEnd returns the end of the batch of entries that starts at from: at most batch
+// cases, and no more than batchBytes of their texts unless one case alone has more. A
+// batch costs several times its texts while it is read (parsing allocates about nine times
+// a case's YAML, and every extractor answers), and a corpus sorted by id holds its large
+// cases together: 512 of the bundled large ones (108 KB of texts each) at once took a run
+// to a peak of 706 MB.
 func batchEnd(entries []corpus.Entry, from int) int {
-	to, heavy := from, 0
-	for to < len(entries) && to-from < batch && heavy < max(1, batch/8) {
-		if entries[to].Conversation {
-			heavy++
-		}
+	to, bytes := from, 0
+	for to < len(entries) && to-from < batch && (to == from || bytes+entries[to].Bytes <= batchBytes) {
+		bytes += entries[to].Bytes
 		to++
 	}
 	return to
@@ -436,8 +438,9 @@ func anyPair(c *corpus.Corpus, entries []corpus.Entry) (bool, error) {
 			maybe = append(maybe, e)
 		}
 	}
-	for from := 0; from < len(maybe); from += batch {
-		cases, err := c.Read(maybe[from:min(from+batch, len(maybe))])
+	for from, to := 0, 0; from < len(maybe); from = to {
+		to = batchEnd(maybe, from)
+		cases, err := c.Read(maybe[from:to])
 		if err != nil {
 			return false, err
 		}
@@ -680,11 +683,9 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 	m := newMeter(StageEval, len(scored), progress)
 	eopt := eval.Options{Extractor: ex.Compact(), Redact: redact.String}
 	results := make([]eval.Result, len(scored))
-	// A case with a conversation is several times the size of one without (87 KB of YAML
-	// against 17 KB in the bundled corpus): eval holds fewer at once.
-	size := max(1, batch/8)
-	for from := 0; from < len(scored) && ctx.Err() == nil; from += size {
-		cases, err := c.Read(scored[from:min(from+size, len(scored))])
+	for from, to := 0, 0; from < len(scored) && ctx.Err() == nil; from = to {
+		to = batchEnd(scored, from)
+		cases, err := c.Read(scored[from:to])
 		if err != nil {
 			return err
 		}

@@ -118,22 +118,30 @@ func TestRunStoredIsRunHeld(t *testing.T) {
 	}
 }
 
-// TestBatchEnd: a batch holds batch cases, of which at most batch/8 have a conversation,
-// and the batches cover the entries in order.
+// TestBatchEnd: a batch holds at most batch cases and batchBytes of their texts, but
+// never fewer than one case, and the batches cover the entries in order.
 func TestBatchEnd(t *testing.T) {
-	defer func(n int) { batch = n }(batch)
-	batch = 16
+	defer func(n, b int) { batch, batchBytes = n, b }(batch, batchBytes)
+	batch, batchBytes = 16, 1000
 	var entries []corpus.Entry
 	for i := range 100 {
-		entries = append(entries, corpus.Entry{ID: fmt.Sprint(i), Conversation: i >= 30 && i < 60})
+		size := 10 // small cases: batch of them at a time
+		switch {
+		case i >= 30 && i < 60:
+			size = 300 // three to a batch
+		case i >= 60 && i < 62:
+			size = 5000 // over batchBytes alone: one to a batch
+		}
+		entries = append(entries, corpus.Entry{ID: fmt.Sprint(i), Bytes: size})
 	}
 	var sizes []int
 	for from, to := 0, 0; from < len(entries); from = to {
 		to = batchEnd(entries, from)
 		sizes = append(sizes, to-from)
 	}
-	// 30 without, then 30 with (two per batch), then 40 without.
-	want := []int{16, 16, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 16, 16, 8}
+	// 30 small and 2 of 300 (740 bytes), nine of three and the last of 300, the two large
+	// ones alone, then small ones again.
+	want := []int{16, 16, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 16, 16, 6}
 	if diff := cmp.Diff(want, sizes); diff != "" {
 		t.Errorf("batch sizes mismatch (-want +got):\n%s", diff)
 	}
