@@ -74,6 +74,9 @@ type Options struct {
 	// Store, when set, keeps the report's cases instead of Cases (report.Stored), so that
 	// the run holds one at a time; the caller closes it once the report is rendered.
 	Store *casefile.File
+	// EvalStore, when set, keeps the report's eval cases instead of Eval.Cases
+	// (report.StoredEval), as Store keeps its cases; the caller closes it alike.
+	EvalStore *casefile.EvalFile
 	// Progress, when set, is told each stage as it starts and each step done of total:
 	// answers (texts times extractors) for extract and drift-send, samples for drift, cases
 	// for eval, extractors for fuzz. It may be called from several goroutines at once.
@@ -682,7 +685,9 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 	}
 	m := newMeter(StageEval, len(scored), progress)
 	eopt := eval.Options{Extractor: ex.Compact(), Redact: redact.String}
-	results := make([]eval.Result, len(scored))
+	// The results go to the report (or its store) a batch at a time, totalled as they go.
+	var results []eval.Result
+	totals := eval.Totals{Formats: map[string]int{}}
 	for from, to := 0, 0; from < len(scored) && ctx.Err() == nil; from = to {
 		to = batchEnd(scored, from)
 		cases, err := c.Read(scored[from:to])
@@ -705,18 +710,34 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 				return fmt.Errorf("%w: %w", ErrExtractor, err)
 			}
 		}
+		scores := make([]eval.Result, len(inputs))
 		par.Do(len(inputs), func(i int) {
 			if ctx.Err() != nil {
 				return // a cancelled run's scores are dropped
 			}
-			results[from+i] = detach(eval.Score(inputs[i], eopt))
+			scores[i] = detach(eval.Score(inputs[i], eopt))
 			m.add(1)
 		})
+		for i := range scores {
+			totals.Add(&scores[i])
+			if opt.EvalStore != nil {
+				if err := opt.EvalStore.Add(&scores[i]); err != nil {
+					return err
+				}
+			}
+		}
+		if opt.EvalStore == nil {
+			results = append(results, scores...)
+		}
 	}
 	if err := ex.Err(); err != nil {
 		return fmt.Errorf("%w: %w", ErrExtractor, err)
 	}
 	r.Eval = eval.NewReport(results, eopt)
+	r.Eval.Totals = totals
+	if opt.EvalStore != nil {
+		r.Eval.Cases, r.StoredEval = nil, opt.EvalStore
+	}
 	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(scored), Skipped: len(entries) - len(scored)})
 	return nil
 }
