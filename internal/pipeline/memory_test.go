@@ -96,11 +96,11 @@ func evalPeak(t *testing.T, c *corpus.Corpus, step int, held bool) (peak, after 
 
 // TestEvalHoldsOneBatch: a run whose eval cases wait in a file (Options.EvalStore, as
 // compacteval run sets it) holds one batch of them at a time (of n/4 cases here), so that
-// its live heap while eval scores 10n cases, and once the run is done, is that of n cases, give or take what
-// grows by the entry alone (corpus.Entry, a few hundred bytes): well under the 9n results
-// more (about 20 KB each, most of it their facts) that a run holding them keeps, which the
-// same run with the results in the report shows. It measures the heap after a collection,
-// never time.
+// its live heap while eval scores 10n cases, and once the run is done, is that of n cases,
+// give or take what grows by the entry alone (corpus.Entry, a few hundred bytes): well
+// under the 9n results more (12 KB each of this case, most of it their facts) that a run
+// holding them keeps, which the same run with the results in the report shows. It
+// measures the heap after a collection, never time.
 func TestEvalHoldsOneBatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scores 240 eval cases")
