@@ -18,6 +18,10 @@ type Entry struct {
 	// conversation (eval scores it).
 	IntendedFound bool
 	Conversation  bool
+	// Bytes is the size of the case's texts (its response, intended summary and
+	// conversation): what holding the case costs, give or take the parsing, for callers of
+	// Read that size their batches by it.
+	Bytes int
 
 	at int // the case's position in the corpus it came from
 }
@@ -34,7 +38,19 @@ func (e Entry) HasCategory(cat string) bool {
 
 func entryOf(c *Case) Entry {
 	return Entry{ID: c.ID, File: c.File, SHA256: c.SHA256, Categories: c.Categories,
-		IntendedFound: c.Intended.Found, Conversation: len(c.Conversation) > 0}
+		IntendedFound: c.Intended.Found, Conversation: len(c.Conversation) > 0, Bytes: textBytes(c)}
+}
+
+// textBytes returns the size of c's texts.
+func textBytes(c *Case) int {
+	n := len(c.Response) + len(c.Intended.Summary)
+	for _, m := range c.Conversation {
+		n += len(m.Text)
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Input)
+		}
+	}
+	return n
 }
 
 // Len returns the number of cases.

@@ -135,43 +135,52 @@ func (m *Mean) addWeighted(w Weighted) {
 // Total returns the totals of results.
 func Total(results []Result) Totals {
 	t := Totals{Formats: map[string]int{}}
-	for _, r := range results {
-		t.Cases++
-		t.Score.add(r.Score)
-		t.Copied.add(r.Copied)
-		if r.SecretsLeaked > 0 {
-			t.SecretsLeaked++
-		}
-		if r.Format != "" {
-			t.Formats[r.Format]++
-		}
-		if r.Found {
-			t.SummaryFound++
-		}
-		if r.NotEnoughToJudge {
-			t.NotEnoughToJudge++
-		} else {
-			t.Coverage.add(r.Coverage)
-			t.BoundaryCoverage.add(r.BoundaryCoverage)
-			t.WeightedCoverage.addWeighted(r.WeightedCoverage)
-			t.WeightedBoundaryCoverage.addWeighted(r.WeightedBoundaryCoverage)
-		}
-		t.TailLeakage.add(r.TailLeakage)
-		t.UserMessages.add(r.UserMessages)
-		t.ConstraintsVerbatim.add(r.ConstraintsVerbatim)
-		if r.PreviousSummarySurvival != nil {
-			t.PreviousSummarySurvival.add(*r.PreviousSummarySurvival)
-		}
-		t.FakeUserTurns += r.FakeUserTurns
-		t.Misattributed += len(r.Misattributed)
-		if r.Sections.Complete() {
-			t.SectionsComplete++
-		}
-		if r.BoundaryComputed {
-			t.BoundaryComputed++
-		}
-		t.SummaryTokens += r.SummaryTokens
-		t.SummarizedTokens += r.SummarizedTokens
+	for i := range results {
+		t.Add(&results[i])
 	}
 	return t
+}
+
+// Add adds r to the totals, as Total would have counted it among its results: a caller
+// that does not hold its results totals them as they come.
+func (t *Totals) Add(r *Result) {
+	if t.Formats == nil {
+		t.Formats = map[string]int{}
+	}
+	t.Cases++
+	t.Score.add(r.Score)
+	t.Copied.add(r.Copied)
+	if r.SecretsLeaked > 0 {
+		t.SecretsLeaked++
+	}
+	if r.Format != "" {
+		t.Formats[r.Format]++
+	}
+	if r.Found {
+		t.SummaryFound++
+	}
+	if r.NotEnoughToJudge {
+		t.NotEnoughToJudge++
+	} else {
+		t.Coverage.add(r.Coverage)
+		t.BoundaryCoverage.add(r.BoundaryCoverage)
+		t.WeightedCoverage.addWeighted(r.WeightedCoverage)
+		t.WeightedBoundaryCoverage.addWeighted(r.WeightedBoundaryCoverage)
+	}
+	t.TailLeakage.add(r.TailLeakage)
+	t.UserMessages.add(r.UserMessages)
+	t.ConstraintsVerbatim.add(r.ConstraintsVerbatim)
+	if r.PreviousSummarySurvival != nil {
+		t.PreviousSummarySurvival.add(*r.PreviousSummarySurvival)
+	}
+	t.FakeUserTurns += r.FakeUserTurns
+	t.Misattributed += len(r.Misattributed)
+	if r.Sections.Complete() {
+		t.SectionsComplete++
+	}
+	if r.BoundaryComputed {
+		t.BoundaryComputed++
+	}
+	t.SummaryTokens += r.SummaryTokens
+	t.SummarizedTokens += r.SummarizedTokens
 }

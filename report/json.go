@@ -23,7 +23,7 @@ func Marshal(r *Report) ([]byte, error) {
 }
 
 // Write writes the report to w as Marshal returns it, byte for byte, encoding its cases
-// (read one at a time from Stored when it is set) and its eval cases one at a time: the
+// and its eval cases one at a time (read from Stored and StoredEval when they are set): the
 // memory it needs does not grow with the cases.
 func Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -33,7 +33,8 @@ func Write(w io.Writer, r *Report) error {
 	if cases > 0 || r.Stored != nil {
 		head.Cases = []Case{}
 	}
-	if len(r.Eval.Cases) > 0 {
+	evals := r.NumEvalCases()
+	if evals > 0 || r.StoredEval != nil {
 		head.Eval.Cases = []eval.Result{}
 	}
 	text, err := encode(&head, "")
@@ -54,13 +55,21 @@ func Write(w io.Writer, r *Report) error {
 			return err
 		}
 	}
-	if len(r.Eval.Cases) > 0 {
+	if evals > 0 {
 		at := bytes.Index(rest, []byte("\n  \"eval\": {\n"))
 		if at < 0 {
 			return fmt.Errorf("write report: no eval object in %.40q", rest)
 		}
 		bw.Write(rest[:at])
-		if rest, err = splice(bw, rest[at:], "\n    \"cases\": [],\n", "  ", "      ", len(r.Eval.Cases), func(i int) (any, error) { return &r.Eval.Cases[i], nil }); err != nil {
+		next, stop := iter.Pull2(r.AllEvalCases())
+		defer stop()
+		if rest, err = splice(bw, rest[at:], "\n    \"cases\": [],\n", "  ", "      ", evals, func(int) (any, error) {
+			c, err, ok := next()
+			if !ok && err == nil {
+				err = fmt.Errorf("write report: fewer than the %d eval cases the report holds", evals)
+			}
+			return c, err
+		}); err != nil {
 			return err
 		}
 	}

@@ -49,6 +49,10 @@ type Report struct {
 	// Drift is the drift matrix with a fixed seed; Eval the scores of every eval case.
 	Drift drift.MatrixResult `json:"drift"`
 	Eval  eval.Report        `json:"eval"`
+	// StoredEval, when set, holds the eval cases instead of Eval.Cases (then Eval.Cases is
+	// nil and the JSON document lists StoredEval's); Eval.Totals are theirs all the same.
+	// Read them with AllEvalCases, which takes either.
+	StoredEval EvalSource `json:"-"`
 	// Fuzz holds a fuzz run of each extractor (compacteval fuzz); absent otherwise.
 	Fuzz []*fuzz.Result `json:"fuzz,omitempty"`
 }

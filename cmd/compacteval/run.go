@@ -88,18 +88,24 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitError
 	}
 	defer extractor.CloseAll(exs)
-	// The cases wait in a file beside -out until the reports are written: the run holds one
-	// at a time.
+	// The cases and the eval cases wait in files beside -out until the reports are written:
+	// the run holds one at a time.
 	store, err := casefile.Create(existingDir(filepath.Dir(*out)))
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
 		return exitError
 	}
 	defer store.Close()
+	evalStore, err := casefile.CreateEval(existingDir(filepath.Dir(*out)))
+	if err != nil {
+		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
+		return exitError
+	}
+	defer evalStore.Close()
 	p := newProgress("run", stderr)
 	r, err := pipeline.Run(ctx, pipeline.Options{
 		Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n,
-		EvalExtractor: *evalEx, Select: sel, Progress: p.update, Store: store,
+		EvalExtractor: *evalEx, Select: sel, Progress: p.update, Store: store, EvalStore: evalStore,
 	})
 	p.done()
 	if err != nil {

@@ -1,104 +1,146 @@
-// Package casefile keeps a report's cases in a temporary file while a run goes, so that
-// the run holds one case at a time however many the corpus has: a report.CaseSource.
+// Package casefile keeps a report's cases and eval cases in temporary files while a run
+// goes, so that the run holds one at a time however many the corpus has: a
+// report.CaseSource (File) and a report.EvalSource (EvalFile).
 //
-// The file is JSON lines, one report.Case each, created with a name of its own (never over
-// an existing file) and removed at once where the system allows it (the open file stays
-// readable), so that not even a killed run leaves it behind; elsewhere Close removes it. JSON keeps every value of a Case except a string
-// that is not valid UTF-8, which it would replace: such a case (an extractor may cut a
-// summary inside a character) is kept in memory instead, so that what is read back is
-// exactly what was added.
+// A file is JSON lines, one value each, created with a name of its own (never over an
+// existing file) and removed at once where the system allows it (the open file stays
+// readable), so that not even a killed run leaves it behind; elsewhere Close removes it.
+// JSON keeps every value of a Case except a string that is not valid UTF-8, which it would
+// replace: such a value (an extractor may cut a summary inside a character) is kept in
+// memory instead, so that what is read back is exactly what was added. Of an eval.Result,
+// what is read back is what its JSON holds, with the weighted shares exact (their JSON
+// rounds them): the same document, byte for byte, and nothing the renderers read is lost.
 package casefile
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"os"
+	"reflect"
 	"runtime"
 	"unicode/utf8"
 
+	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/report"
 )
 
-// File is a growing list of cases kept in a temporary file. Add and All must not be
+// File is a growing list of report cases kept in a temporary file.
+type File = List[report.Case]
+
+// EvalFile is a growing list of eval results kept in a temporary file.
+type EvalFile = List[eval.Result]
+
+// List is a growing list of values kept in a temporary file. Add and All must not be
 // called at the same time.
-type File struct {
+type List[T any] struct {
 	f    *os.File
 	w    *bufio.Writer
 	n    int
-	held map[int]report.Case // the cases JSON would change, by index
+	held map[int]T // the values JSON would change, by index
 	err  error
+	c    codec[T]
 }
 
-// Create creates the file in dir ("" is os.TempDir()), under a new name starting with
-// ".compacteval-cases-".
+// codec is how a List writes and reads its values.
+type codec[T any] struct {
+	what      string // names a value in errors
+	id        func(*T) string
+	marshal   func(*T) ([]byte, error)
+	unmarshal func([]byte, *T) error
+}
+
+// Create creates a file of report cases in dir ("" is os.TempDir()), under a new name
+// starting with ".compacteval-cases-".
 func Create(dir string) (*File, error) {
-	f, err := os.CreateTemp(dir, ".compacteval-cases-*.jsonl")
+	return create(dir, ".compacteval-cases-*.jsonl", codec[report.Case]{
+		what:      "case",
+		id:        func(c *report.Case) string { return c.ID },
+		marshal:   func(c *report.Case) ([]byte, error) { return json.Marshal(c) },
+		unmarshal: func(data []byte, c *report.Case) error { return json.Unmarshal(data, c) },
+	})
+}
+
+// CreateEval creates a file of eval results in dir ("" is os.TempDir()), under a new name
+// starting with ".compacteval-eval-".
+func CreateEval(dir string) (*EvalFile, error) {
+	return create(dir, ".compacteval-eval-*.jsonl", codec[eval.Result]{
+		what:      "eval case",
+		id:        func(r *eval.Result) string { return r.ID },
+		marshal:   marshalResult,
+		unmarshal: unmarshalResult,
+	})
+}
+
+func create[T any](dir, pattern string, c codec[T]) (*List[T], error) {
+	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
-		return nil, fmt.Errorf("keep the cases: %w", err)
+		return nil, fmt.Errorf("keep the %ss: %w", c.what, err)
 	}
 	if runtime.GOOS != "windows" { // Windows removes no open file
 		os.Remove(f.Name())
 	}
-	return &File{f: f, w: bufio.NewWriterSize(f, 64<<10), held: map[int]report.Case{}}, nil
+	return &List[T]{f: f, w: bufio.NewWriterSize(f, 64<<10), held: map[int]T{}, c: c}, nil
 }
 
-// Add appends c. Once an Add has failed, every later one returns the same error.
-func (f *File) Add(c *report.Case) error {
-	if f.err != nil {
-		return f.err
+// Add appends v. Once an Add has failed, every later one returns the same error.
+func (l *List[T]) Add(v *T) error {
+	if l.err != nil {
+		return l.err
 	}
-	if !valid(c) {
-		f.held[f.n] = clone(c)
-		c = &report.Case{} // a line of its own all the same: line i is case i
+	id := l.c.id(v)
+	if !validUTF8(reflect.ValueOf(v).Elem()) {
+		l.held[l.n] = clone(v)
+		v = new(T) // a line of its own all the same: line i is value i
 	}
-	data, err := json.Marshal(c)
+	data, err := l.c.marshal(v)
 	if err == nil {
 		data = append(data, '\n')
-		_, err = f.w.Write(data)
+		_, err = l.w.Write(data)
 	}
 	if err != nil {
-		f.err = fmt.Errorf("keep case %s: %w", c.ID, err)
-		return f.err
+		l.err = fmt.Errorf("keep %s %s: %w", l.c.what, id, err)
+		return l.err
 	}
-	f.n++
+	l.n++
 	return nil
 }
 
-// Len returns the number of cases added.
-func (f *File) Len() int { return f.n }
+// Len returns the number of values added.
+func (l *List[T]) Len() int { return l.n }
 
-// All yields the cases added so far in order, each decoded anew, reading the file from
+// All yields the values added so far in order, each decoded anew, reading the file from
 // its start.
-func (f *File) All() iter.Seq2[*report.Case, error] {
-	return func(yield func(*report.Case, error) bool) {
-		if f.err == nil {
-			if err := f.w.Flush(); err != nil {
-				f.err = fmt.Errorf("keep the cases: %w", err)
+func (l *List[T]) All() iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		if l.err == nil {
+			if err := l.w.Flush(); err != nil {
+				l.err = fmt.Errorf("keep the %ss: %w", l.c.what, err)
 			}
 		}
-		if f.err != nil {
-			yield(nil, f.err)
+		if l.err != nil {
+			yield(nil, l.err)
 			return
 		}
-		r := bufio.NewReaderSize(io.NewSectionReader(f.f, 0, 1<<62), 64<<10)
-		for i := range f.n {
+		r := bufio.NewReaderSize(io.NewSectionReader(l.f, 0, 1<<62), 64<<10)
+		for i := range l.n {
 			line, err := readLine(r)
 			if err != nil {
-				yield(nil, fmt.Errorf("read case %d of %s: %w", i+1, f.f.Name(), err))
+				yield(nil, fmt.Errorf("read %s %d of %s: %w", l.c.what, i+1, l.f.Name(), err))
 				return
 			}
-			c := new(report.Case)
-			if h, ok := f.held[i]; ok {
-				*c = clone(&h)
-			} else if err := json.Unmarshal(line, c); err != nil {
-				yield(nil, fmt.Errorf("read case %d of %s: %w", i+1, f.f.Name(), err))
+			v := new(T)
+			if h, ok := l.held[i]; ok {
+				*v = clone(&h)
+			} else if err := l.c.unmarshal(line, v); err != nil {
+				yield(nil, fmt.Errorf("read %s %d of %s: %w", l.c.what, i+1, l.f.Name(), err))
 				return
 			}
-			if !yield(c, nil) {
+			if !yield(v, nil) {
 				return
 			}
 		}
@@ -106,13 +148,13 @@ func (f *File) All() iter.Seq2[*report.Case, error] {
 }
 
 // Close closes and removes the file. It may be called more than once.
-func (f *File) Close() error {
-	if f.f == nil {
+func (l *List[T]) Close() error {
+	if l.f == nil {
 		return nil
 	}
-	name := f.f.Name()
-	err := f.f.Close()
-	f.f = nil
+	name := l.f.Name()
+	err := l.f.Close()
+	l.f = nil
 	if rerr := os.Remove(name); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 		err = errors.Join(err, rerr)
 	}
@@ -123,7 +165,7 @@ func (f *File) Close() error {
 func readLine(r *bufio.Reader) ([]byte, error) {
 	line, err := r.ReadBytes('\n')
 	if errors.Is(err, io.EOF) {
-		err = io.ErrUnexpectedEOF // every case line ends with a newline
+		err = io.ErrUnexpectedEOF // every line ends with a newline
 	}
 	if err != nil {
 		return nil, err
@@ -131,34 +173,113 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	return line[:len(line)-1], nil
 }
 
-// valid reports whether every string of c is valid UTF-8, so that JSON keeps it as it is.
-func valid(c *report.Case) bool {
-	ok := utf8.ValidString(c.ID) && utf8.ValidString(c.Title) && utf8.ValidString(c.Origin) &&
-		utf8.ValidString(c.Response) && utf8.ValidString(c.Intended)
-	for _, s := range c.Categories {
-		ok = ok && utf8.ValidString(s)
-	}
-	for _, r := range c.Results {
-		ok = ok && utf8.ValidString(r.Extractor) && utf8.ValidString(r.Path) && utf8.ValidString(r.KnownDeviation) &&
-			utf8.ValidString(r.Golden) && utf8.ValidString(r.GoldenPath) && (r.Summary == nil || utf8.ValidString(*r.Summary))
-	}
-	return ok
+// resultLine is an eval result as a line holds it: its JSON, and the weighted shares'
+// sums as they are (their JSON rounds them to four decimals, and the value it gives is
+// computed from the sums before rounding).
+type resultLine struct {
+	Result   *eval.Result `json:"r"`
+	Weighted [4]float64   `json:"w"`
 }
 
-// clone returns a copy of c that shares no slice or pointer with it.
-func clone(c *report.Case) report.Case {
-	out := *c
-	if c.Categories != nil {
-		out.Categories = append([]string{}, c.Categories...)
+func marshalResult(r *eval.Result) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(resultLine{Result: r, Weighted: [4]float64{r.WeightedCoverage.Hit, r.WeightedCoverage.Of,
+		r.WeightedBoundaryCoverage.Hit, r.WeightedBoundaryCoverage.Of}})
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+func unmarshalResult(data []byte, r *eval.Result) error {
+	line := resultLine{Result: r}
+	if err := json.Unmarshal(data, &line); err != nil {
+		return err
 	}
-	if c.Results != nil {
-		out.Results = append([]report.Result{}, c.Results...)
-		for i, r := range out.Results {
-			if r.Summary != nil {
-				s := *r.Summary
-				out.Results[i].Summary = &s
+	w := line.Weighted
+	r.WeightedCoverage = eval.Weighted{Hit: w[0], Of: w[1]}
+	r.WeightedBoundaryCoverage = eval.Weighted{Hit: w[2], Of: w[3]}
+	return nil
+}
+
+// validUTF8 reports whether every string JSON writes of v is valid UTF-8, so that JSON
+// keeps it as it is.
+func validUTF8(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return utf8.ValidString(v.String())
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil() || validUTF8(v.Elem())
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if !validUTF8(v.Index(i)) {
+				return false
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if !validUTF8(it.Key()) || !validUTF8(it.Value()) {
+				return false
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			if f := t.Field(i); (f.IsExported() || f.Anonymous) && f.Tag.Get("json") != "-" && !validUTF8(v.Field(i)) {
+				return false
 			}
 		}
 	}
+	return true
+}
+
+// clone returns a copy of *v that shares no slice, map or pointer with it (through its
+// exported fields: the others are copied as they are).
+func clone[T any](v *T) T {
+	out := *v
+	detach(reflect.ValueOf(&out).Elem())
 	return out
+}
+
+// detach replaces every slice, map and pointer reachable from v (settable) by a copy.
+func detach(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(v.Elem())
+		detach(p.Elem())
+		v.Set(p)
+	case reflect.Slice:
+		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(s, v)
+		for i := range s.Len() {
+			detach(s.Index(i))
+		}
+		v.Set(s)
+	case reflect.Map:
+		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		m := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(it.Value())
+			detach(e)
+			m.SetMapIndex(it.Key(), e)
+		}
+		v.Set(m)
+	case reflect.Array:
+		for i := range v.Len() {
+			detach(v.Index(i))
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			detach(v.Field(i))
+		}
+	}
 }

@@ -74,6 +74,9 @@ type Options struct {
 	// Store, when set, keeps the report's cases instead of Cases (report.Stored), so that
 	// the run holds one at a time; the caller closes it once the report is rendered.
 	Store *casefile.File
+	// EvalStore, when set, keeps the report's eval cases instead of Eval.Cases
+	// (report.StoredEval), as Store keeps its cases; the caller closes it alike.
+	EvalStore *casefile.EvalFile
 	// Progress, when set, is told each stage as it starts and each step done of total:
 	// answers (texts times extractors) for extract and drift-send, samples for drift, cases
 	// for eval, extractors for fuzz. It may be called from several goroutines at once.
@@ -407,21 +410,23 @@ func compacts(exs []*extractor.Extractor) []compact.Extractor {
 	return out
 }
 
-// batch is how many cases the stages read and hold at once (a variable: a test makes it
-// small, so that a small corpus takes several batches).
-var batch = 2 * extractor.Batch
+// batch is how many cases the stages read and hold at once, and batchBytes how many bytes
+// of their texts (corpus.Entry.Bytes): variables, so that a test makes them small.
+var (
+	batch      = 2 * extractor.Batch
+	batchBytes = 4 << 20
+)
 
-// batchEnd returns the end of the batch of entries that starts at from: batch cases, of
-// which at most batch/8 have a conversation. A case with one is several times the size of
-// one without (87 KB of YAML against 17 KB in the bundled corpus, and parsing allocates
-// about nine times that), and a corpus sorted by id holds them together: 512 of them at once
-// would cost 400 MB.
+// batchEnd returns the end of the batch of entries that starts at from: at most batch
+// cases, and no more than batchBytes of their texts unless one case alone has more. A
+// batch costs several times its texts while it is read (parsing allocates about nine times
+// a case's YAML, and every extractor answers), and a corpus sorted by id holds its large
+// cases together: 512 of the bundled large ones (108 KB of texts each) at once took a run
+// to a peak of 706 MB.
 func batchEnd(entries []corpus.Entry, from int) int {
-	to, heavy := from, 0
-	for to < len(entries) && to-from < batch && heavy < max(1, batch/8) {
-		if entries[to].Conversation {
-			heavy++
-		}
+	to, bytes := from, 0
+	for to < len(entries) && to-from < batch && (to == from || bytes+entries[to].Bytes <= batchBytes) {
+		bytes += entries[to].Bytes
 		to++
 	}
 	return to
@@ -436,8 +441,9 @@ func anyPair(c *corpus.Corpus, entries []corpus.Entry) (bool, error) {
 			maybe = append(maybe, e)
 		}
 	}
-	for from := 0; from < len(maybe); from += batch {
-		cases, err := c.Read(maybe[from:min(from+batch, len(maybe))])
+	for from, to := 0, 0; from < len(maybe); from = to {
+		to = batchEnd(maybe, from)
+		cases, err := c.Read(maybe[from:to])
 		if err != nil {
 			return false, err
 		}
@@ -679,12 +685,12 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 	}
 	m := newMeter(StageEval, len(scored), progress)
 	eopt := eval.Options{Extractor: ex.Compact(), Redact: redact.String}
-	results := make([]eval.Result, len(scored))
-	// A case with a conversation is several times the size of one without (87 KB of YAML
-	// against 17 KB in the bundled corpus): eval holds fewer at once.
-	size := max(1, batch/8)
-	for from := 0; from < len(scored) && ctx.Err() == nil; from += size {
-		cases, err := c.Read(scored[from:min(from+size, len(scored))])
+	// The results go to the report (or its store) a batch at a time, totalled as they go.
+	var results []eval.Result
+	totals := eval.Totals{Formats: map[string]int{}}
+	for from, to := 0, 0; from < len(scored) && ctx.Err() == nil; from = to {
+		to = batchEnd(scored, from)
+		cases, err := c.Read(scored[from:to])
 		if err != nil {
 			return err
 		}
@@ -704,18 +710,34 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 				return fmt.Errorf("%w: %w", ErrExtractor, err)
 			}
 		}
+		scores := make([]eval.Result, len(inputs))
 		par.Do(len(inputs), func(i int) {
 			if ctx.Err() != nil {
 				return // a cancelled run's scores are dropped
 			}
-			results[from+i] = detach(eval.Score(inputs[i], eopt))
+			scores[i] = detach(eval.Score(inputs[i], eopt))
 			m.add(1)
 		})
+		for i := range scores {
+			totals.Add(&scores[i])
+			if opt.EvalStore != nil {
+				if err := opt.EvalStore.Add(&scores[i]); err != nil {
+					return err
+				}
+			}
+		}
+		if opt.EvalStore == nil {
+			results = append(results, scores...)
+		}
 	}
 	if err := ex.Err(); err != nil {
 		return fmt.Errorf("%w: %w", ErrExtractor, err)
 	}
 	r.Eval = eval.NewReport(results, eopt)
+	r.Eval.Totals = totals
+	if opt.EvalStore != nil {
+		r.Eval.Cases, r.StoredEval = nil, opt.EvalStore
+	}
 	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(scored), Skipped: len(entries) - len(scored)})
 	return nil
 }

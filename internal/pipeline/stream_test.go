@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/casefile"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/render"
 	"github.com/compacteval/compacteval/report"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestRunLazyIsRunWhole holds a run on a corpus read a batch at a time (corpus.OpenLazy,
@@ -58,9 +60,10 @@ func TestRunLazyIsRunWhole(t *testing.T) {
 	}
 }
 
-// TestRunStoredIsRunHeld holds a run whose cases wait in a file (Options.Store) to the same
-// run holding them in the report: the same report.json, report.md and report.html, byte for
-// byte, and the same cases read back.
+// TestRunStoredIsRunHeld holds a run whose cases and eval cases wait in files
+// (Options.Store, Options.EvalStore) to the same run holding them in the report: the same
+// report.json, report.md, report.html and JUnit, byte for byte, the same cases read back and
+// the same eval totals.
 func TestRunStoredIsRunHeld(t *testing.T) {
 	c, err := corpus.OpenLazy([]string{corpusDir})
 	if err != nil {
@@ -68,7 +71,7 @@ func TestRunStoredIsRunHeld(t *testing.T) {
 	}
 	defer func(n int) { batch = n }(batch)
 	batch = 7
-	var got [2][3][]byte
+	var got [2][4][]byte
 	var held *report.Report
 	for i := range got {
 		opt := Options{Corpus: c, Extractors: extractor.Builtins(), DriftSeed: 1, DriftN: 1}
@@ -78,7 +81,12 @@ func TestRunStoredIsRunHeld(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer store.Close()
-			opt.Store = store
+			evals, err := casefile.CreateEval(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer evals.Close()
+			opt.Store, opt.EvalStore = store, evals
 		}
 		r, err := Run(context.Background(), opt)
 		if err != nil {
@@ -100,6 +108,12 @@ func TestRunStoredIsRunHeld(t *testing.T) {
 				}
 				n++
 			}
+			if r.Eval.Cases != nil || r.StoredEval == nil || r.NumEvalCases() != len(held.Eval.Cases) || len(held.Eval.Cases) == 0 {
+				t.Fatalf("a stored run has %d eval cases in the report, StoredEval %v with %d, want none, set, %d (not 0)", len(r.Eval.Cases), r.StoredEval != nil, r.NumEvalCases(), len(held.Eval.Cases))
+			}
+			if diff := cmp.Diff(held.Eval.Totals, r.Eval.Totals, cmpopts.IgnoreUnexported(eval.Aggregate{}, eval.Mean{})); diff != "" {
+				t.Errorf("eval totals of the stored run mismatch (-held +stored):\n%s", diff)
+			}
 		}
 		if got[i][0], err = report.Marshal(r); err != nil {
 			t.Fatal(err)
@@ -110,30 +124,41 @@ func TestRunStoredIsRunHeld(t *testing.T) {
 		if got[i][2], err = render.HTML(r); err != nil {
 			t.Fatal(err)
 		}
+		if got[i][3], err = render.JUnit(r); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for j, name := range []string{"report.json", "report.md", "report.html"} {
+	for j, name := range []string{"report.json", "report.md", "report.html", "JUnit"} {
 		if !bytes.Equal(got[0][j], got[1][j]) {
 			t.Errorf("%s of the stored run differs (-held +stored):\n%s", name, cmp.Diff(string(got[0][j]), string(got[1][j])))
 		}
 	}
 }
 
-// TestBatchEnd: a batch holds batch cases, of which at most batch/8 have a conversation,
-// and the batches cover the entries in order.
+// TestBatchEnd: a batch holds at most batch cases and batchBytes of their texts, but
+// never fewer than one case, and the batches cover the entries in order.
 func TestBatchEnd(t *testing.T) {
-	defer func(n int) { batch = n }(batch)
-	batch = 16
+	defer func(n, b int) { batch, batchBytes = n, b }(batch, batchBytes)
+	batch, batchBytes = 16, 1000
 	var entries []corpus.Entry
 	for i := range 100 {
-		entries = append(entries, corpus.Entry{ID: fmt.Sprint(i), Conversation: i >= 30 && i < 60})
+		size := 10 // small cases: batch of them at a time
+		switch {
+		case i >= 30 && i < 60:
+			size = 300 // three to a batch
+		case i >= 60 && i < 62:
+			size = 5000 // over batchBytes alone: one to a batch
+		}
+		entries = append(entries, corpus.Entry{ID: fmt.Sprint(i), Bytes: size})
 	}
 	var sizes []int
 	for from, to := 0, 0; from < len(entries); from = to {
 		to = batchEnd(entries, from)
 		sizes = append(sizes, to-from)
 	}
-	// 30 without, then 30 with (two per batch), then 40 without.
-	want := []int{16, 16, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 16, 16, 8}
+	// 30 small and 2 of 300 (740 bytes), nine of three and the last of 300, the two large
+	// ones alone, then small ones again.
+	want := []int{16, 16, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 16, 16, 6}
 	if diff := cmp.Diff(want, sizes); diff != "" {
 		t.Errorf("batch sizes mismatch (-want +got):\n%s", diff)
 	}

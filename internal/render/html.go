@@ -226,9 +226,17 @@ func newPage(r *report.Report) (*page, error) {
 		p.DriftBars = driftChart(&r.Drift, ref)
 	}
 	if slices.Contains(r.Stages, "eval") {
-		p.Eval = newEvalView(&r.Eval)
-		p.Coverage = coverageChart(r.Eval.Cases)
-		p.Leakage = leakageChart(r.Eval.Cases)
+		rows, facts, err := evalRows(r)
+		if err != nil {
+			return nil, err
+		}
+		worst, err := worstEvalCases(r, rows, worstEvalShown)
+		if err != nil {
+			return nil, err
+		}
+		p.Eval = newEvalView(&r.Eval, facts, worst)
+		p.Coverage = coverageChart(rows)
+		p.Leakage = leakageChart(rows)
 	}
 	return p, nil
 }

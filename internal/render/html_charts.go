@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/fuzz/drift"
 )
 
@@ -74,7 +73,7 @@ const coverageWorst = 3
 
 // coverageChart shows the eval coverage curves over the cases, each decile over the cases
 // that have facts in it, and names the coverageWorst cases of lowest coverage.
-func coverageChart(results []eval.Result) *lineChart {
+func coverageChart(results []evalRow) *lineChart {
 	c := &lineChart{
 		ID: "chart-coverage", Title: "Coverage by position before the boundary",
 		W: 720, H: 334, X: 64, Y: 24, PW: 630, PH: 250,
@@ -89,7 +88,7 @@ func coverageChart(results []eval.Result) *lineChart {
 	}
 	var vals [10][]float64
 	for _, r := range results {
-		for i, s := range r.CoverageCurve {
+		for i, s := range r.Curve {
 			if v, ok := s.Value(); ok {
 				vals[i] = append(vals[i], v)
 			}
@@ -138,7 +137,7 @@ func coverageChart(results []eval.Result) *lineChart {
 			Label: fmt.Sprintf("%s: coverage %s", r.ID, share(r.Coverage))}
 		var d strings.Builder
 		pen := false
-		for i, s := range r.CoverageCurve {
+		for i, s := range r.Curve {
 			v, ok := s.Value()
 			if !ok {
 				pen = false
@@ -215,8 +214,8 @@ type hbar struct {
 
 // leakageChart lists the eval cases by tail leakage, highest first; cases without tail-only
 // facts come last, marked n/a.
-func leakageChart(results []eval.Result) *hbarChart {
-	rs := append([]eval.Result(nil), results...)
+func leakageChart(results []evalRow) *hbarChart {
+	rs := append([]evalRow(nil), results...)
 	sort.SliceStable(rs, func(i, j int) bool {
 		a, b := rs[i].TailLeakage, rs[j].TailLeakage
 		_, aok := a.Value()

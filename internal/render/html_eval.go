@@ -10,7 +10,7 @@ import (
 )
 
 // worstEvalCases is how many of the lowest-scored eval cases the page lists.
-const worstEvalCases = 10
+const worstEvalShown = 10
 
 type evalView struct {
 	Extractor                  string
@@ -53,7 +53,7 @@ type scoreView struct {
 	Name, Value, Of, Class string
 }
 
-func newEvalView(er *eval.Report) *evalView {
+func newEvalView(er *eval.Report, facts factTotals, worst []eval.Result) *evalView {
 	t := er.Totals
 	v := &evalView{Extractor: er.Extractor, KeepTokens: er.KeepTokens, Window: er.BoundaryWindow, Cases: t.Cases}
 	agg := func(name string, a eval.Aggregate, lower bool) {
@@ -83,12 +83,7 @@ func newEvalView(er *eval.Report) *evalView {
 		{"of them presented as the user's", strconv.Itoa(t.Misattributed)},
 		{"summary tokens / summarized tokens", fmt.Sprintf("%d / %d", t.SummaryTokens, t.SummarizedTokens)},
 	}
-	for _, c := range er.Cases {
-		v.MissedTotal += len(c.Missed)
-		v.LeakedTotal += len(c.Leaked)
-		v.MisattributedTotal += len(c.Misattributed)
-	}
-	worst := worstEval(er.Cases, worstEvalCases)
+	v.MissedTotal, v.LeakedTotal, v.MisattributedTotal = facts.missed, facts.leaked, facts.misattributed
 	ids := make([]string, len(worst))
 	for i, c := range worst {
 		ids[i] = c.ID
@@ -101,22 +96,6 @@ func newEvalView(er *eval.Report) *evalView {
 	}
 	v.Listed = len(v.Worst)
 	return v
-}
-
-// worstEval returns up to n results with the lowest coverage, then boundary coverage, then
-// by id; an undefined share sorts after every value.
-func worstEval(results []eval.Result, n int) []eval.Result {
-	rs := append([]eval.Result(nil), results...)
-	sort.SliceStable(rs, func(i, j int) bool {
-		if c := compareShare(rs[i].Coverage, rs[j].Coverage); c != 0 {
-			return c < 0
-		}
-		if c := compareShare(rs[i].BoundaryCoverage, rs[j].BoundaryCoverage); c != 0 {
-			return c < 0
-		}
-		return rs[i].ID < rs[j].ID
-	})
-	return rs[:min(n, len(rs))]
 }
 
 func compareShare(a, b eval.Share) int {

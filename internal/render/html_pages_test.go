@@ -70,7 +70,7 @@ func TestCoverageChart(t *testing.T) {
 			CoverageCurve: curve(i, -1, 4),
 		})
 	}
-	c := coverageChart(results)
+	c := coverageChart(rowsOf(results))
 	if len(c.Boxes) != 2 {
 		t.Fatalf("coverageChart() has %d boxes, want 2 (the tenths with facts)", len(c.Boxes))
 	}

@@ -478,7 +478,7 @@ func TestWorstEval(t *testing.T) {
 		{ID: "zero", Coverage: eval.Share{Hit: 0, Of: 3}},
 	}
 	var got []string
-	for _, r := range worstEval(rs, 5) {
+	for _, r := range worstEval(rowsOf(rs), 5) {
 		got = append(got, r.ID)
 	}
 	want := []string{"zero", "half-low-boundary", "a-half", "b-half", "full"}

@@ -177,7 +177,11 @@ func JUnit(r *report.Report) ([]byte, error) {
 		suites = append(suites, driftSuite(r))
 	}
 	if slices.Contains(r.Stages, "eval") {
-		suites = append(suites, evalSuite(r.Eval))
+		s, err := evalSuite(r)
+		if err != nil {
+			return nil, err
+		}
+		suites = append(suites, s)
 	}
 	return MarshalJUnit("compacteval run", suites...)
 }
@@ -227,9 +231,13 @@ func driftSuite(r *report.Report) JUnitSuite {
 
 // evalSuite has a testcase per eval case, failing where the eval extractor found no
 // summary: that compaction would lose the session.
-func evalSuite(e eval.Report) JUnitSuite {
+func evalSuite(r *report.Report) (JUnitSuite, error) {
+	e := &r.Eval
 	s := JUnitSuite{Name: "eval"}
-	for _, c := range e.Cases {
+	for c, err := range r.AllEvalCases() {
+		if err != nil {
+			return s, err
+		}
 		score := "-"
 		if c.Score != nil {
 			score = fmt.Sprintf("%.4f", *c.Score)
@@ -242,7 +250,7 @@ func evalSuite(e eval.Report) JUnitSuite {
 		}
 		s.AddCase(tc)
 	}
-	return s
+	return s, nil
 }
 
 // junitPct prints n of d as a percentage with one decimal, "-" when d is 0.

@@ -80,7 +80,15 @@ func Markdown(r *report.Report) ([]byte, error) {
 	}
 
 	if containsStage(r.Stages, "eval") {
-		writeEval(&b, r.Eval)
+		rows, _, err := evalRows(r)
+		if err != nil {
+			return nil, fmt.Errorf("render markdown: %w", err)
+		}
+		worst, err := worstEvalCases(r, rows, worstCases)
+		if err != nil {
+			return nil, fmt.Errorf("render markdown: %w", err)
+		}
+		writeEval(&b, r.Eval, worst)
 	}
 	return []byte(b.String()), nil
 }
@@ -239,7 +247,7 @@ func writeDriftRow(b *strings.Builder, name string, row drift.Row) {
 // worstCases are how many eval cases the Markdown report details.
 const worstCases = 5
 
-func writeEval(b *strings.Builder, rep eval.Report) {
+func writeEval(b *strings.Builder, rep eval.Report, worst []eval.Result) {
 	t := rep.Totals
 	fmt.Fprintf(b, "## Eval (%d cases, extractor %s)\n\n", t.Cases, rep.Extractor)
 	b.WriteString("| measure | mean | pooled |\n|---|---:|---:|\n")
@@ -253,7 +261,6 @@ func writeEval(b *strings.Builder, rep eval.Report) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", m.name, meanText(m.a), shareText(m.a.Pooled))
 	}
 	fmt.Fprintf(b, "\n%d of %d summaries have all nine sections in order; %d misattributed user turns.\n\n", t.SectionsComplete, t.SummaryFound, t.Misattributed)
-	worst := worstEval(rep.Cases, worstCases)
 	if len(worst) == 0 {
 		return
 	}
