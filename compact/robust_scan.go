@@ -302,7 +302,8 @@ func (sc *scan) scanTags() {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
 				sc.tags = append(sc.tags, t)
-				lineEnd, pos = int(t.end), int(t.end)
+				lineEnd = sc.repeatLineTag(t)
+				pos = lineEnd
 				continue
 			}
 		}
@@ -488,6 +489,43 @@ func (sc *scan) lineTag(i int) (tag, bool) {
 	}
 	t.end = int32(k + 1)
 	return t, true
+}
+
+// repeatLineTag appends the tags of the lines after t's that repeat t's line exactly (a
+// looping model writes "<summary>" on thousands of lines): what lineTag reads on each. It
+// returns the end of the last tag appended, t.end for none. Only a scan.simple text asks:
+// its lines end at "\n" alone.
+//
+// The repeats are found as a period of the text: where text[x] == text[x-n] for every x
+// from the next line on (n the length of t's line with its "\n"), each line of n bytes that
+// ends there is t's line again. The period is checked in chunks that double (a vectorised
+// compare), not line by line.
+func (sc *scan) repeatLineTag(t tag) int {
+	text := sc.text
+	start, end := int(t.start), int(t.end)
+	if !sc.simple || end >= len(text) || text[end] != '\n' {
+		return end
+	}
+	n := end + 1 - start
+	p := end + 1 // text[x] == text[x-n] for every x in [end+1, p)
+	for chunk := n; p < len(text); chunk = min(2*chunk, 1<<12) {
+		m := min(chunk, len(text)-p)
+		if text[p:p+m] != text[p-n:p-n+m] {
+			for text[p] == text[p-n] {
+				p++ // fewer than m bytes, and m is at most twice what matched before
+			}
+			break
+		}
+		p += m
+	}
+	// Line k starts at start+k*n and ends at e = start+k*n+n-1: its bytes repeat t's line
+	// where e <= p, and its end is a "\n" where e < p (the period) or the end of the text.
+	for e := end + n; e < p || e == len(text) && e == p; e += n {
+		t.start, t.end, t.line = t.start+int32(n), t.end+int32(n), t.line+int32(n)
+		sc.tags = append(sc.tags, t)
+		end = e
+	}
+	return end
 }
 
 // firstVisible returns the position of the first character of text[start:end] that is not
@@ -696,14 +734,49 @@ func (sc *scan) firstJS(start, end int) int {
 // with one search and no calls, as the marker scan asks it for every line.
 func (sc *scan) lineBounds(start int) (end, next int) {
 	if !sc.simple {
-		end = sc.lineEnd(start)
-		return end, sc.nextLine(end)
+		return sc.lineBoundsAny(start)
 	}
 	k := indexByteNear(sc.text[start:], '\n')
 	if k < 0 {
 		return len(sc.text), -1
 	}
 	return start + k, start + k + 1
+}
+
+// lineBoundsAny is lineBounds for a text that is not scan.simple.
+func (sc *scan) lineBoundsAny(start int) (end, next int) {
+	end = sc.lineEnd(start)
+	return end, sc.nextLine(end)
+}
+
+// lineCursor is a forward walk over the lines of a scan that asks for the bounds of each
+// in turn (scan.marker): a line that a tag written alone on it starts and ends (lineTag's
+// tags, as a looping model writes thousands of them) is known from the tag, without a
+// search for its end.
+type lineCursor struct {
+	tags []tag // the tags from the first that may start at or after the line asked for; nil without shortcuts
+}
+
+func (sc *scan) lineCursor() lineCursor {
+	if !sc.shortcuts || !sc.simple {
+		return lineCursor{}
+	}
+	return lineCursor{tags: sc.tags}
+}
+
+// tagLine returns the end of the line starting at start where a tag starts it and a "\n"
+// follows the tag (a tag never spans a line end, so it ends the line), else -1; start grows
+// from one call to the next.
+func (c *lineCursor) tagLine(text string, start int) int {
+	for len(c.tags) > 0 && int(c.tags[0].start) < start {
+		c.tags = c.tags[1:]
+	}
+	if len(c.tags) > 0 && int(c.tags[0].start) == start {
+		if e := int(c.tags[0].end); e < len(text) && text[e] == '\n' {
+			return e
+		}
+	}
+	return -1
 }
 
 // enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop (rule
