@@ -90,10 +90,11 @@ func extractRobust(text string, shortcuts bool) Extraction {
 // (wellFormedSummary). There robust returns what seed returns.
 
 // wellFormedSummary is the part of the well-formed check that reads seed's extraction of a
-// text of the well-formed shape.
+// text of the well-formed shape. That text ends its lines with "\n" alone, and so does the
+// line-anchored summary, a part of it.
 func wellFormedSummary(e Extraction) bool {
 	return e.OK && e.Path == PathLineAnchored && sectionsUpTo(e.Summary, 5) >= 5 && !isFenceLine(firstLine(e.Summary)) &&
-		hasContent(e.Summary) // headings alone are no summary (rule "Truncation"), however well the tags are placed
+		hasContentIn(e.Summary, true) // headings alone are no summary (rule "Truncation"), however well the tags are placed
 }
 
 // wellFormedShape is the part of the well-formed check that needs no extraction: the tags and lines.

@@ -682,12 +682,14 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 			break
 		}
 		i := pos + k
-		start := i // the fence that starts its line, found without looking back
+		start, fence := i, false // the fence that starts its line, found without looking back
 		if i > lo && !(sc.simple && text[i-1] == '\n' && sc.shortcuts) {
-			start = sc.lineStartAfter(i, lo)
+			start, fence = sc.fenceLineStart(i, lo)
+		} else {
+			fence = start == i && sc.shortcuts || sc.firstJS(start, i) == i
 		}
 		end := sc.lineEnd(i)
-		if start == i && sc.shortcuts || sc.firstJS(start, i) == i {
+		if fence {
 			out = append(out, fenceLine{int32(start), int32(end), c})
 		}
 		next := sc.nextLine(end)
@@ -697,6 +699,29 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 		pos, lo = next, next
 	}
 	return out
+}
+
+// fenceLineStart returns the start of the line holding position i, which is after lo (a
+// line start), and whether only JavaScript blanks stand before i on it (a fence line). In a
+// scan.simple text a run of ASCII blanks is read back from i, so that a run of backticks
+// inside a line costs no search for its line's start; elsewhere, or before a non-ASCII
+// character, it finds the line's start.
+func (sc *scan) fenceLineStart(i, lo int) (start int, fence bool) {
+	text := sc.text
+	if sc.shortcuts && sc.simple {
+		p := i
+		for p > lo && (text[p-1] == ' ' || text[p-1] == '\t' || text[p-1] == '\v' || text[p-1] == '\f') {
+			p--
+		}
+		switch {
+		case p == lo || text[p-1] == '\n':
+			return p, true
+		case text[p-1] < utf8.RuneSelf:
+			return -1, false // a visible ASCII character before it
+		}
+	}
+	start = sc.lineStartAfter(i, lo)
+	return start, sc.firstJS(start, i) == i
 }
 
 // indexRun3 is strings.Index(s, c+c+c): a vectorised search for c, then a look at the
