@@ -38,6 +38,7 @@ const (
 	inAnalysis                       // inside an analysis or think block (scan.regions)
 	inExample                        // inside an example wrapper (scan.regions)
 	inDetails                        // a structural summary opener right after <details> (scan.afterDetails)
+	structuralTag                    // isStructural holds for the tag, found once by scanTags
 )
 
 // tag is one recognised tag in the text. Positions are byte offsets; line is the offset of
@@ -50,6 +51,10 @@ type tag struct {
 }
 
 func (t tag) is(f tagFlags) bool { return t.flags&f != 0 }
+
+// structural reports whether t is structure rather than a mention (isStructural, rule
+// "Tags"), as scanTags recorded it.
+func (t tag) structural() bool { return t.flags&structuralTag != 0 }
 
 // analysisLike reports a tag that opens or closes an analysis block (analysis, think).
 func (t tag) analysisLike() bool { return t.name == nameAnalysis || t.name == nameThink }
@@ -354,6 +359,9 @@ func (sc *scan) scanTags() {
 		if prev >= 0 && sc.tags[prev].kind == closer && sc.onlyInvisible(int(sc.tags[prev].end), i) {
 			t.flags |= afterCloser
 		}
+		if isStructural(t.kind, t.flags) {
+			t.flags |= structuralTag
+		}
 		prev = len(sc.tags)
 		if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
 			sc.inlineOpeners++
@@ -460,7 +468,7 @@ func mayStartTag(text string, i int) bool {
 // scanTags reads the long way.
 func (sc *scan) lineTag(i int) (tag, bool) {
 	text := sc.text
-	t := tag{kind: opener, start: int32(i), line: int32(i), flags: atLineStart | atLineEnd}
+	t := tag{kind: opener, start: int32(i), line: int32(i), flags: atLineStart | atLineEnd | structuralTag} // isStructural
 	j := i + 1
 	if j < len(text) && text[j] == '/' {
 		t.kind = closer
