@@ -31,14 +31,14 @@ const (
 type tagFlags uint8
 
 const (
-	atLineStart tagFlags = 1 << iota // only blanks or invisible characters before it on its line
-	atLineEnd                        // only blanks after it on its line
-	inCode                           // inside `inline code` on its line
-	afterCloser                      // right after another closing tag (blanks between)
-	inAnalysis                       // inside an analysis or think block (scan.regions)
-	inExample                        // inside an example wrapper (scan.regions)
-	inDetails                        // a structural summary opener right after <details> (scan.afterDetails)
-	structuralTag                    // isStructural holds for the tag, found once by scanTags
+	atLineStart   tagFlags = 1 << iota // only blanks or invisible characters before it on its line
+	atLineEnd                          // only blanks after it on its line
+	inCode                             // inside `inline code` on its line
+	afterCloser                        // right after another closing tag (blanks between)
+	inAnalysis                         // inside an analysis or think block (scan.regions)
+	inExample                          // inside an example wrapper (scan.regions)
+	inDetails                          // a structural summary opener right after <details> (scan.afterDetails)
+	structuralTag                      // isStructural holds for the tag, found once by scanTags
 )
 
 // tag is one recognised tag in the text. Positions are byte offsets; line is the offset of
