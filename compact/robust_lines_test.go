@@ -174,6 +174,25 @@ func TestTemplateAsLines(t *testing.T) {
 	}
 }
 
+// TestHasLineSeparator holds hasLineSeparator, which searches for the E2 that U+2028 and
+// U+2029 start with and, after 16 others, for their last bytes, to strings.Contains.
+func TestHasLineSeparator(t *testing.T) {
+	var bodies []string
+	for _, n := range []int{0, 1, 15, 16, 17, 40} {
+		dashes := strings.Repeat("a—", n)
+		for _, tail := range []string{"", " ", " ", "x y", "â", "â", "‧", "‪", "¨©"} {
+			bodies = append(bodies, dashes+tail, tail+dashes, dashes+tail+dashes)
+		}
+	}
+	bodies = append(bodies, lineBodies(2000)...)
+	for i, body := range bodies {
+		want := strings.Contains(body, " ") || strings.Contains(body, " ")
+		if got := hasLineSeparator(body); got != want {
+			t.Fatalf("case %d: hasLineSeparator(%q) = %v, want %v", i, clipBody(body), got, want)
+		}
+	}
+}
+
 // clipBody shortens a long body for a failure message.
 func clipBody(s string) string {
 	if len(s) > 400 {
