@@ -105,8 +105,8 @@ func wellFormedShape(text string) bool {
 	if !strings.HasSuffix(s, "\n</summary>") {
 		return false
 	}
-	if i := strings.Index(s, "<summary>\n"); i <= 0 || s[i-1] != '\n' {
-		return false // with one opener, the first is the one framed by "\n"
+	if i := strings.Index(s, "<summary>"); i <= 0 || s[i-1] != '\n' || i+len("<summary>") >= len(s) || s[i+len("<summary>")] != '\n' {
+		return false // the only opener the shape has is framed by "\n"
 	}
 	// The shape has a "\n" on each side of the summary opener: a text of one line (a line
 	// of many tags or near-misses, where each search below stops at every '<') has not.

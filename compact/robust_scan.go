@@ -322,8 +322,11 @@ func (sc *scan) scanTags() {
 				// A tag alone on its line: the flags the rest of this loop would set, without
 				// finding the line's bounds.
 				sc.tags = append(sc.tags, t)
-				lineEnd = sc.repeatLineTag(t)
-				pos = lineEnd
+				lineEnd, pos = int(t.end), int(t.end)
+				if e := int(t.end); sc.simple && e+2 < len(text) && text[e] == '\n' && text[e+1] == text[i] && text[e+2] == text[i+1] {
+					lineEnd = sc.repeatLineTag(t) // the next line starts as this one does
+					pos = lineEnd
+				}
 				continue
 			}
 		}
