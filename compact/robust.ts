@@ -587,20 +587,26 @@ class Scan {
 					if (region) this.regionTags++;
 					this.tags.push(i, end, i, name, kind, AT_LINE_START | AT_LINE_END);
 					lineEnd = pos = end;
-					if (this.simple && text.charCodeAt(end) === NL) {
+					if (this.simple && text.charCodeAt(end) === NL && text.charCodeAt(end + 1) === LT && text.charCodeAt(end + 2) === text.charCodeAt(i + 1)) {
 						// The lines after it that repeat its line exactly (a looping model writes
-						// "<summary>" on thousands of lines): the same tag on each, found by comparing
-						// the line (the Go side's repeatLineTag).
+						// "<summary>" on thousands of lines): the same tag on each (the Go side's
+						// repeatLineTag). They are found as a period of the text, text[x] ===
+						// text[x - n] from the next line on, checked in chunks that double.
 						const n = end + 1 - i; // the line and its "\n"
-						for (let s = end + 1; ; s += n) {
-							let k = 0;
-							while (k < n && text.charCodeAt(s + k) === text.charCodeAt(i + k)) k++;
-							const whole = k === n;
-							if (!whole && !(k === n - 1 && s + k === text.length)) break;
+						let p = end + 1;
+						for (let chunk = n; p < text.length; chunk = Math.min(2 * chunk, 4096)) {
+							const m = Math.min(chunk, text.length - p);
+							if (text.slice(p, p + m) !== text.slice(p - n, p - n + m)) {
+								while (text.charCodeAt(p) === text.charCodeAt(p - n)) p++;
+								break;
+							}
+							p += m;
+						}
+						// A line ending at e repeats it where e <= p, and ends with a "\n" where e < p.
+						for (let e = end + n; e < p || (e === text.length && e === p); e += n) {
 							if (region) this.regionTags++;
-							this.tags.push(s, s + n - 1, s, name, kind, AT_LINE_START | AT_LINE_END);
-							lineEnd = pos = s + n - 1;
-							if (!whole) break;
+							this.tags.push(e - n + 1, e, e - n + 1, name, kind, AT_LINE_START | AT_LINE_END);
+							lineEnd = pos = e;
 						}
 					}
 					continue;
