@@ -90,38 +90,53 @@ func extractRobust(text string, shortcuts bool) Extraction {
 // (wellFormedSummary). There robust returns what seed returns.
 
 // wellFormedSummary is the part of the well-formed check that reads seed's extraction of a
-// text of the well-formed shape.
+// text of the well-formed shape. That text ends its lines with "\n" alone, and so does the
+// line-anchored summary, a part of it.
 func wellFormedSummary(e Extraction) bool {
 	return e.OK && e.Path == PathLineAnchored && sectionsUpTo(e.Summary, 5) >= 5 && !isFenceLine(firstLine(e.Summary)) &&
-		hasContent(e.Summary) // headings alone are no summary (rule "Truncation"), however well the tags are placed
+		hasContentIn(e.Summary, true) // headings alone are no summary (rule "Truncation"), however well the tags are placed
 }
 
 // wellFormedShape is the part of the well-formed check that needs no extraction: the tags and lines.
 func wellFormedShape(text string) bool {
 	s := TrimJS(text)
+	// The shape ends with its summary closer after a "\n" and holds the opener alone on its
+	// line: most other answers fail one of the two at once.
+	if !strings.HasSuffix(s, "\n</summary>") {
+		return false
+	}
+	if i := strings.Index(s, "<summary>"); i <= 0 || s[i-1] != '\n' || i+len("<summary>") >= len(s) || s[i+len("<summary>")] != '\n' {
+		return false // the only opener the shape has is framed by "\n"
+	}
 	// The shape has a "\n" on each side of the summary opener: a text of one line (a line
 	// of many tags or near-misses, where each search below stops at every '<') has not.
 	if k := strings.IndexByte(s, '\n'); k < 0 || strings.IndexByte(s[k+1:], '\n') < 0 {
 		return false
 	}
-	// Each tag is searched for once, and each search stops at the second occurrence: a text
-	// full of mentions fails fast. The "\n"-framed forms the shape asks for (the opener
-	// alone on its line after a line, the closer ending the text after a "\n") are read off
-	// the position of the only one there is.
-	open, n := tagIndex(s, "<summary>")
-	if n != 1 {
+	// The four tags are counted in one pass over the '<' of s, which stops at the second
+	// of any: a text full of mentions fails fast. The "\n"-framed forms the shape asks for
+	// (the opener alone on its line after a line, the closer ending the text after a "\n")
+	// are read off the position of the only one there is.
+	at, ok := shapeTags(s)
+	if !ok {
 		return false
 	}
-	close, n := tagIndex(s, "</summary>")
-	if n != 1 || open == 0 || s[open-1] != '\n' || open+len("<summary>") == len(s) || s[open+len("<summary>")] != '\n' ||
+	open, close, aclose := at[shapeOpen], at[shapeClose], at[shapeAnalysisClose]
+	analyses := 0
+	if at[shapeAnalysis] >= 0 {
+		analyses = 1
+	}
+	if open < 0 || close < 0 || open == 0 || s[open-1] != '\n' || open+len("<summary>") == len(s) || s[open+len("<summary>")] != '\n' ||
 		close < open || s[close-1] != '\n' || close+len("</summary>") != len(s) {
 		return false
 	}
-	_, analyses := tagIndex(s, "<analysis>")
-	aclose, aclosers := tagIndex(s, "</analysis>")
+	aclosers := 0
+	if aclose >= 0 {
+		aclosers = 1
+	}
 	// Four searches, not strings.ContainsAny: with non-ASCII characters in its set that
 	// calls IndexRune for every rune of s, 60% of the time of a well-formed answer.
-	if analyses > 1 || aclosers != analyses || strings.IndexByte(s, '\r') >= 0 || hasLineSeparator(s) || containsByLast(s, "\u0085") {
+	if aclosers != analyses || strings.IndexByte(s, '\r') >= 0 || hasLineSeparator(s) || containsByLast(s, "\u0085") {
 		return false
 	}
 	if analyses == 0 {
@@ -133,17 +148,52 @@ func wellFormedShape(text string) bool {
 		s[aclose+len("</analysis>")] == '\n' && aclose < open
 }
 
-// tagIndex returns the index of the first tag in s (-1 for none) and how many there are,
-// counting no further than 2.
-func tagIndex(s, tag string) (int, int) {
-	i := strings.Index(s, tag)
-	switch {
-	case i < 0:
-		return -1, 0
-	case strings.Contains(s[i+len(tag):], tag):
-		return i, 2
+// The tags wellFormedShape counts, as the prompt spells them.
+const (
+	shapeOpen = iota
+	shapeClose
+	shapeAnalysis
+	shapeAnalysisClose
+)
+
+// shapeTagStart holds the bytes that follow the '<' of the four tags of the shape.
+var shapeTagStart = [256]bool{'s': true, 'a': true, '/': true}
+
+// shapeTags returns the position of each of the four tags of the well-formed shape in s
+// (-1 for none), and false where any of them occurs twice. The tags start with '<' and
+// hold no other: one pass over the '<' of s finds them all, as four searches would.
+func shapeTags(s string) (at [4]int, ok bool) {
+	at = [4]int{-1, -1, -1, -1}
+	for i := 0; ; i++ {
+		if i = nextLtBefore(s, i, &shapeTagStart); i < 0 {
+			return at, true
+		}
+		rest := s[i+1:]
+		which := -1
+		switch {
+		case len(rest) < len("summary>"):
+		case rest[0] == 's':
+			if strings.HasPrefix(rest, "summary>") {
+				which = shapeOpen
+			}
+		case rest[0] == 'a':
+			if strings.HasPrefix(rest, "analysis>") {
+				which = shapeAnalysis
+			}
+		case rest[0] == '/':
+			if strings.HasPrefix(rest, "/summary>") {
+				which = shapeClose
+			} else if strings.HasPrefix(rest, "/analysis>") {
+				which = shapeAnalysisClose
+			}
+		}
+		if which >= 0 {
+			if at[which] >= 0 {
+				return at, false
+			}
+			at[which] = i
+		}
 	}
-	return i, 1
 }
 
 // countUpTo returns the number of non-overlapping sub in s, counting no further than max.

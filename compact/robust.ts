@@ -49,7 +49,7 @@ interface Region {
 interface Candidate {
 	body: string;
 	closed: boolean;
-	sections: number;
+	sections: number; // sectionCount(body), -1 until beats asks
 	start: number;
 }
 
@@ -583,9 +583,32 @@ class Scan {
 					// finding the line's bounds (the Go side's lineTag).
 					const name = this.parsedName;
 					const kind = this.parsedKind;
-					if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
+					const region = name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example);
+					if (region) this.regionTags++;
 					this.tags.push(i, end, i, name, kind, AT_LINE_START | AT_LINE_END);
 					lineEnd = pos = end;
+					if (this.simple && text.charCodeAt(end) === NL && text.charCodeAt(end + 1) === LT && text.charCodeAt(end + 2) === text.charCodeAt(i + 1)) {
+						// The lines after it that repeat its line exactly (a looping model writes
+						// "<summary>" on thousands of lines): the same tag on each (the Go side's
+						// repeatLineTag). They are found as a period of the text, text[x] ===
+						// text[x - n] from the next line on, checked in chunks that double.
+						const n = end + 1 - i; // the line and its "\n"
+						let p = end + 1;
+						for (let chunk = n; p < text.length; chunk = Math.min(2 * chunk, 4096)) {
+							const m = Math.min(chunk, text.length - p);
+							if (text.slice(p, p + m) !== text.slice(p - n, p - n + m)) {
+								while (text.charCodeAt(p) === text.charCodeAt(p - n)) p++;
+								break;
+							}
+							p += m;
+						}
+						// A line ending at e repeats it where e <= p, and ends with a "\n" where e < p.
+						for (let e = end + n; e < p || (e === text.length && e === p); e += n) {
+							if (region) this.regionTags++;
+							this.tags.push(e - n + 1, e, e - n + 1, name, kind, AT_LINE_START | AT_LINE_END);
+							lineEnd = pos = e;
+						}
+					}
 					continue;
 				}
 			}
@@ -1138,7 +1161,7 @@ class Scan {
 		body = removeNestedAnalysis(body);
 		body = trimTagLines(body, this.nel);
 		if (!hasContent(body, nlOnly) || isTemplate(body, nlOnly)) return undefined;
-		return { body, closed, start: this.tags.start(i), sections: sectionCount(body) };
+		return { body, closed, start: this.tags.start(i), sections: -1 };
 	}
 
 	cutRegions(from: number, to: number, rs: Region[], code: Spans): string {
@@ -1277,7 +1300,11 @@ class Scan {
 	}
 }
 
+// beats: rule "Duplicates". Each candidate counts its sections the first time a comparison
+// asks (an answer with one block never does).
 function beats(c: Candidate, d: Candidate): boolean {
+	if (c.sections < 0) c.sections = sectionCount(c.body);
+	if (d.sections < 0) d.sections = sectionCount(d.body);
 	if (c.sections !== d.sections) return c.sections > d.sections;
 	if (c.closed !== d.closed) return c.closed;
 	return c.start > d.start;
@@ -1465,9 +1492,16 @@ function isHeadingOnly(s: string, i: number, j: number): boolean {
 
 // rule "Echoed templates": a body made of the prompt's placeholders.
 function isTemplate(body: string, nlOnly: boolean): boolean {
-	// Each placeholder line ends with a ']': once the other lines are as many as the ']' of
-	// the body, the placeholders cannot outnumber them.
-	const brackets = countUpTo(body, "]", 0, body.length);
+	// Each placeholder line ends with a ']' (then blanks): once the other lines are as many
+	// as such ']' of the body, the placeholders cannot outnumber them (the Go side's
+	// lineEndBrackets; a ']' before a non-ASCII character counts, as that may be a space).
+	let brackets = 0;
+	for (let k = body.indexOf("]"); k >= 0; k = body.indexOf("]", k + 1)) {
+		let i = k + 1;
+		for (let c = body.charCodeAt(i); c === 32 || c === 9 || c === 11 || c === 12; c = body.charCodeAt(++i));
+		const c = body.charCodeAt(i);
+		if (i === body.length || c === NL || c === CR || c >= 0x80) brackets++;
+	}
 	if (brackets < 3) return false;
 	let placeholders = 0;
 	let content = 0;

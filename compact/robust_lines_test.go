@@ -10,10 +10,10 @@ import (
 
 // This file holds the fast forms of robust's line-reading policy to their plain definitions.
 // Most helpers of the policy are written in their plain form and have no second copy; the
-// four below keep a faster form because the speed floor needs it (they read every body, or
-// every text, of the loop families), and each xxxRef is its one plain definition (line by
-// line through eachLine, or with the strings package): sectionsUpTo, isToolCall,
-// wellFormedShape and trimRobust. TrimJS (trimJSRunes) and indexBracketCloser
+// five below keep a faster form because the speed floor needs it (they read every body, or
+// every text, of the loop families and the corpus), and each xxxRef is its one plain
+// definition (line by line through eachLine, or with the strings package): sectionsUpTo,
+// isToolCall, wellFormedShape, trimRobust and isTemplate. TrimJS (trimJSRunes) and indexBracketCloser
 // (indexFold) are held to plain forms the package has anyway. Each test asks both on
 // bodies built from the pieces where a fast form could go wrong (every line terminator and
 // its broken halves, marks, digits, labels, tags, loops of one line), and
@@ -134,6 +134,61 @@ func TestToolCallAsLines(t *testing.T) {
 	for i, body := range bodies {
 		if got, want := isToolCall(body), isToolCallRef(body); got != want {
 			t.Fatalf("case %d: isToolCall(%q) = %v, want %v", i, clipBody(body), got, want)
+		}
+	}
+}
+
+// isTemplateRef is isTemplate's plain definition: every line read, without the counts of
+// ']' (at least one at the end of each placeholder line) that let isTemplate stop early.
+func isTemplateRef(body string) bool {
+	placeholders, content := 0, 0
+	eachLine(body, func(line string) bool {
+		l := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "-*"))
+		switch {
+		case l == "" || isHeadingOnly(l):
+		case isPlaceholder(l):
+			placeholders++
+		default:
+			content++
+		}
+		return true
+	})
+	return placeholders >= 3 && placeholders > content
+}
+
+// TestTemplateAsLines holds isTemplate, which first counts the ']' that end a line, to its
+// line-by-line definition. It fails if a ']' before a space that strings.TrimSpace trims
+// (U+0085, U+00A0) or before a line end other than "\n" goes uncounted.
+func TestTemplateAsLines(t *testing.T) {
+	bodies := lineBodies(60000)
+	for _, end := range []string{"\n", "\r\n", "\r", "\u2028", "\u0085", " \n", "\u00a0\n", "\t\u0085", "]\n", "x\n"} {
+		for _, n := range []int{2, 3, 4, 7} {
+			lines := strings.Repeat("- [Detailed description]"+end, n)
+			bodies = append(bodies, lines, lines+"prose\nprose\n", "prose\n"+lines+"[x]", "## Summary\n"+lines+"1. a [b]")
+		}
+	}
+	for i, body := range bodies {
+		if got, want := isTemplate(body), isTemplateRef(body); got != want {
+			t.Fatalf("case %d: isTemplate(%q) = %v, want %v", i, clipBody(body), got, want)
+		}
+	}
+}
+
+// TestHasLineSeparator holds hasLineSeparator, which searches for the E2 that U+2028 and
+// U+2029 start with and, after 16 others, for their last bytes, to strings.Contains.
+func TestHasLineSeparator(t *testing.T) {
+	var bodies []string
+	for _, n := range []int{0, 1, 15, 16, 17, 40} {
+		dashes := strings.Repeat("a—", n)
+		for _, tail := range []string{"", " ", " ", "x y", "â", "â", "‧", "‪", "¨©"} {
+			bodies = append(bodies, dashes+tail, tail+dashes, dashes+tail+dashes)
+		}
+	}
+	bodies = append(bodies, lineBodies(2000)...)
+	for i, body := range bodies {
+		want := strings.Contains(body, " ") || strings.Contains(body, " ")
+		if got := hasLineSeparator(body); got != want {
+			t.Fatalf("case %d: hasLineSeparator(%q) = %v, want %v", i, clipBody(body), got, want)
 		}
 	}
 }
@@ -273,6 +328,7 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 			got, want bool
 		}{
 			{"isToolCall", isToolCall(body), isToolCallRef(body)},
+			{"isTemplate", isTemplate(body), isTemplateRef(body)},
 		}
 		for _, c := range checks {
 			if c.got != c.want {

@@ -34,26 +34,26 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 	// any kind, the next structural summary opener, the next example closer and the next
 	// structural summary closer at or after it (n for none): one backward pass, so the scan
 	// stays linear.
-	next := make([]int32, 5*(n+1))
-	nextStruct, nextAny, nextSummary, nextExample, nextSumClose := next[:n+1], next[n+1:2*(n+1)], next[2*(n+1):3*(n+1)], next[3*(n+1):4*(n+1)], next[4*(n+1):]
-	nextStruct[n], nextAny[n], nextSummary[n], nextExample[n], nextSumClose[n] = int32(n), int32(n), int32(n), int32(n), int32(n)
+	next := make([]nextTags, n+1)
+	next[n] = nextTags{int32(n), int32(n), int32(n), int32(n), int32(n)}
 	for j := n - 1; j >= 0; j-- {
-		nextStruct[j], nextAny[j], nextSummary[j], nextExample[j], nextSumClose[j] = nextStruct[j+1], nextAny[j+1], nextSummary[j+1], nextExample[j+1], nextSumClose[j+1]
+		nx := next[j+1]
 		u := tags[j]
 		if u.kind == closer && u.name == nameSummary && u.structural() {
-			nextSumClose[j] = int32(j)
+			nx.sumClose = int32(j)
 		}
 		switch {
 		case u.kind == closer && u.analysisLike():
-			nextAny[j] = int32(j)
+			nx.anyClose = int32(j)
 			if u.structural() {
-				nextStruct[j] = int32(j)
+				nx.structClose = int32(j)
 			}
 		case u.kind == opener && u.name == nameSummary && u.structural():
-			nextSummary[j] = int32(j)
+			nx.summary = int32(j)
 		case u.kind == closer && u.name == nameExample:
-			nextExample[j] = int32(j)
+			nx.example = int32(j)
 		}
+		next[j] = nx
 	}
 	regionEnd := 0       // the end of the last analysis block
 	summarySeen := false // a structural summary opener outside analysis came before
@@ -92,15 +92,15 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 				i++
 				continue
 			}
-			if j := int(nextStruct[i+1]); j < n {
-				if k := int(nextSummary[i+1]); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
+			if j := int(next[i+1].structClose); j < n {
+				if k := int(next[i+1].summary); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
 					sc.onlyInvisible(int(tags[j-1].end), int(tags[j].start)) {
 					// The analysis was closed only after the summary: it ends at the summary.
 					analysis = append(analysis, region{int(t.start), int(tags[k].start)})
 					i = k - 1
 					continue
 				}
-				if k := int(nextSummary[i+1]); k < j && int(nextSumClose[k]) > j && tags[k].is(atLineStart) && tags[k].is(atLineEnd) {
+				if k := int(next[i+1].summary); k < j && int(next[k].sumClose) > j && tags[k].is(atLineStart) && tags[k].is(atLineEnd) {
 					// A summary opener alone on its line, and no summary closer before the
 					// analysis closer: the analysis was left open and the summary closed with
 					// </analysis>. (An opener followed by prose on its line is prose about it.)
@@ -110,21 +110,21 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 				}
 				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
 				i = j
-			} else if j := int(nextAny[i+1]); j < n {
+			} else if j := int(next[i+1].anyClose); j < n {
 				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
 				i = j
-			} else if s, e := sc.fenceClosingAnalysis(t, wrongCloserEnd(tags, i, nextSumClose, nextSummary)); e >= 0 {
+			} else if s, e := sc.fenceClosingAnalysis(t, wrongCloserEnd(tags, next[i+1])); e >= 0 {
 				// Opened inside a fence that closes before the analysis would end: the model
 				// closed the fence, not the analysis. Both fence lines are the analysis's.
 				analysis = append(analysis, region{max(s, regionEnd), e})
 				for i+1 < n && int(tags[i+1].start) < e {
 					i++
 				}
-			} else if j := int(nextSumClose[i+1]); j < int(nextSummary[i+1]) {
+			} else if j := int(next[i+1].sumClose); j < int(next[i+1].summary) {
 				// Closed by a summary closer before any summary opener: the wrong closer.
 				analysis = append(analysis, region{int(t.start), int(tags[j].end)})
 				i = j
-			} else if j := int(nextSummary[i+1]); j < n {
+			} else if j := int(next[i+1].summary); j < n {
 				analysis = append(analysis, region{int(t.start), int(tags[j].start)})
 				i = j - 1
 			} else {
@@ -133,7 +133,7 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 				i = n
 			}
 		case nameExample:
-			if j := int(nextExample[i+1]); j < n {
+			if j := int(next[i+1].example); j < n {
 				examples = append(examples, region{int(t.start), int(tags[j].end)})
 			}
 		}
@@ -144,13 +144,19 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 }
 
 // wrongCloserEnd returns the end of the summary closer before any summary opener that the
-// unclosed analysis opened by tags[i] runs to (rule "Analysis"), or -1 where there is none.
-func wrongCloserEnd(tags []tag, i int, nextSumClose, nextSummary []int32) int {
-	if j := int(nextSumClose[i+1]); j < int(nextSummary[i+1]) {
+// unclosed analysis opened by the tag before those next describes runs to (rule
+// "Analysis"), or -1 where there is none.
+func wrongCloserEnd(tags []tag, next nextTags) int {
+	if j := int(next.sumClose); j < int(next.summary) {
 		return int(tags[j].end)
 	}
 	return -1
 }
+
+// nextTags holds, for a tag index, the index of the next tag of five kinds at or after it
+// (the number of tags for none): a structural analysis closer, an analysis closer of any
+// kind, a structural summary opener, an example closer and a structural summary closer.
+type nextTags struct{ structClose, anyClose, summary, example, sumClose int32 }
 
 // fenceClosingAnalysis returns the start of a fence line opened on the line before the
 // unclosed analysis opener t and the end of the first bare fence line (rule "Fences") that

@@ -37,7 +37,7 @@ func (sc *scan) blocks(analysis []region, inline bool) (best candidate, ok, seen
 		c.degenerate = c.degenerate || t.is(inExample) && isTemplate(c.body)
 		sc.code = end.code[:0]
 		seen = true
-		if !c.degenerate && (!ok || c.beats(best)) {
+		if !c.degenerate && (!ok || c.beats(&best)) {
 			best, ok = c, true
 		}
 		i = next
@@ -60,7 +60,7 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if trimRobust(sc.text[t.end:u.start], sc.nel) != "" || u.is(inDetails) {
+	if (u.start != t.end+1 || sc.text[t.end] != '\n') && trimRobust(sc.text[t.end:u.start], sc.nel) != "" || u.is(inDetails) {
 		return false
 	}
 	return true
@@ -203,10 +203,7 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 	body = stripWrapperFence(body)
 	body = removeNestedAnalysis(body)
 	body = trimTagLines(body, sc.nel)
-	c := candidate{body: body, closed: closed, start: int(t.start)}
+	c := candidate{body: body, closed: closed, start: int(t.start), sections: -1}
 	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)
-	if !c.degenerate {
-		c.sections = sectionCount(body) // a degenerate block is never compared
-	}
 	return c
 }

@@ -17,21 +17,30 @@ import "strings"
 type candidate struct {
 	body       string
 	closed     bool
-	sections   int
+	sections   int // sectionCount(body), -1 until a comparison asks (candidate.sectionCount)
 	start      int
 	degenerate bool
 }
 
 // beats reports whether c should be chosen over d, c coming later in the text (rule
 // "Duplicates").
-func (c candidate) beats(d candidate) bool {
-	if c.sections != d.sections {
-		return c.sections > d.sections
+func (c *candidate) beats(d *candidate) bool {
+	if cs, ds := c.sectionCount(), d.sectionCount(); cs != ds {
+		return cs > ds
 	}
 	if c.closed != d.closed {
 		return c.closed
 	}
 	return c.start > d.start
+}
+
+// sectionCount returns sectionCount(c.body), counted the first time it is asked: an answer
+// with one block never compares it, and need not read the block for its sections.
+func (c *candidate) sectionCount() int {
+	if c.sections < 0 {
+		c.sections = sectionCount(c.body)
+	}
+	return c.sections
 }
 
 // sectionCount counts which of the nine numbered sections have a heading line in s (rule

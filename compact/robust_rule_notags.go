@@ -36,6 +36,7 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 	}
 	closeAt, failedClose := -1, -2 // the next [/summary] at or after a position (len(text) for none)
 	var headingTried [2]bool       // a heading before the last analysis block, one after it
+	lines := sc.lineCursor()
 	for start := 0; start >= 0; {
 		if headingTried[0] && (lastAnalysis <= start || headingTried[1]) {
 			// Only a [summary] line can still be a marker: go to the next line with a '['.
@@ -44,6 +45,18 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 				break
 			}
 			start = sc.lineStartAfter(start+k, start)
+		}
+		for start >= 0 && start < len(text) && !markerStart(text[start]) {
+			// No marker line (a marker line starts with a blank, '[', a heading mark or S):
+			// only where the next line starts matters.
+			if e := lines.tagLine(text, start); e >= 0 {
+				start = e + 1
+			} else {
+				_, start = sc.lineBounds(start)
+			}
+		}
+		if start < 0 {
+			break
 		}
 		end, next := sc.lineBounds(start)
 		if start == end || !markerStart(text[start]) || inRegions(analysis, start) {

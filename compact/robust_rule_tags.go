@@ -15,14 +15,15 @@ import "strings"
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
-// structural reports whether a tag is structure rather than a mention in prose (rule
-// "Tags"): at the start of a line, right after a closing tag, or for a closer at the end of
-// a line; never inside `inline code`.
-func (t tag) structural() bool {
-	if t.is(inCode) {
+// isStructural reports whether a tag of kind k with flags f is structure rather than a
+// mention in prose (rule "Tags"): at the start of a line, right after a closing tag, or for
+// a closer at the end of a line; never inside `inline code`. scanTags records the answer in
+// each tag's flags (structuralTag), which tag.structural reads.
+func isStructural(k tagKind, f tagFlags) bool {
+	if f&inCode != 0 {
 		return false
 	}
-	return t.is(atLineStart) || t.is(afterCloser) || t.kind == closer && t.is(atLineEnd)
+	return f&(atLineStart|afterCloser) != 0 || k == closer && f&atLineEnd != 0
 }
 
 // tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be

@@ -1,6 +1,9 @@
 package compact
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Rule "Echoed templates" of docs/robust.md, as it states it: a block whose lines are mostly the
 // prompt's placeholders (three or more lines that are a bracketed phrase with a word of three
@@ -10,9 +13,12 @@ import "strings"
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
 // isTemplate reports a body made of the prompt's placeholders ("[Detailed description]"),
-// rule "Echoed templates". Fewer than three ']' cannot make one.
+// rule "Echoed templates". Fewer than three ']' at line ends cannot make one.
 func isTemplate(body string) bool {
-	brackets := strings.Count(body, "]") // at least one for each placeholder line
+	if strings.Count(body, "]") < 3 {
+		return false
+	}
+	brackets := lineEndBrackets(body) // at least one for each placeholder line
 	if brackets < 3 {
 		return false
 	}
@@ -55,4 +61,25 @@ func isPlaceholder(l string) bool {
 		}
 	}
 	return run >= 3
+}
+
+// lineEndBrackets counts the ']' of s that only blanks follow on their line: each
+// placeholder line (isPlaceholder, of the line trimmed by strings.TrimSpace) holds one. A
+// ']' before a non-ASCII character counts too, as that may be a space or a line end.
+func lineEndBrackets(s string) int {
+	n := 0
+	for at := 0; ; {
+		k := strings.IndexByte(s[at:], ']')
+		if k < 0 {
+			return n
+		}
+		at += k + 1
+		i := at
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\v' || s[i] == '\f') {
+			i++
+		}
+		if i == len(s) || s[i] == '\n' || s[i] == '\r' || s[i] >= utf8.RuneSelf {
+			n++
+		}
+	}
 }

@@ -31,13 +31,14 @@ const (
 type tagFlags uint8
 
 const (
-	atLineStart tagFlags = 1 << iota // only blanks or invisible characters before it on its line
-	atLineEnd                        // only blanks after it on its line
-	inCode                           // inside `inline code` on its line
-	afterCloser                      // right after another closing tag (blanks between)
-	inAnalysis                       // inside an analysis or think block (scan.regions)
-	inExample                        // inside an example wrapper (scan.regions)
-	inDetails                        // a structural summary opener right after <details> (scan.afterDetails)
+	atLineStart   tagFlags = 1 << iota // only blanks or invisible characters before it on its line
+	atLineEnd                          // only blanks after it on its line
+	inCode                             // inside `inline code` on its line
+	afterCloser                        // right after another closing tag (blanks between)
+	inAnalysis                         // inside an analysis or think block (scan.regions)
+	inExample                          // inside an example wrapper (scan.regions)
+	inDetails                          // a structural summary opener right after <details> (scan.afterDetails)
+	structuralTag                      // isStructural holds for the tag, found once by scanTags
 )
 
 // tag is one recognised tag in the text. Positions are byte offsets; line is the offset of
@@ -50,6 +51,10 @@ type tag struct {
 }
 
 func (t tag) is(f tagFlags) bool { return t.flags&f != 0 }
+
+// structural reports whether t is structure rather than a mention (isStructural, rule
+// "Tags"), as scanTags recorded it.
+func (t tag) structural() bool { return t.flags&structuralTag != 0 }
 
 // analysisLike reports a tag that opens or closes an analysis block (analysis, think).
 func (t tag) analysisLike() bool { return t.name == nameAnalysis || t.name == nameThink }
@@ -125,9 +130,24 @@ func (sc *scan) fencesFrom() int {
 	return len(sc.text)
 }
 
-// hasLineSeparator reports whether s holds U+2028 or U+2029.
+// hasLineSeparator reports whether s holds U+2028 or U+2029. Both start E2 80, which most
+// texts hold a few times (a dash, an arrow, a curly quote): one search for the E2 finds
+// either. After 16 E2 that start neither, a text of dashes and quotes, the rest is searched
+// by each one's last byte (containsByLast), which text rarely holds.
 func hasLineSeparator(s string) bool {
-	return containsByLast(s, "\u2028") || containsByLast(s, "\u2029")
+	at := 0
+	for range 16 {
+		i := strings.IndexByte(s[at:], 0xe2)
+		if i < 0 {
+			return false
+		}
+		j := at + i
+		if j+2 < len(s) && s[j+1] == 0x80 && (s[j+2] == 0xa8 || s[j+2] == 0xa9) {
+			return true
+		}
+		at = j + 1
+	}
+	return containsByLast(s[at:], "\u2028") || containsByLast(s[at:], "\u2029")
 }
 
 // containsByLast is strings.Contains for a short multi-byte character, searching for its
@@ -303,6 +323,10 @@ func (sc *scan) scanTags() {
 				// finding the line's bounds.
 				sc.tags = append(sc.tags, t)
 				lineEnd, pos = int(t.end), int(t.end)
+				if e := int(t.end); sc.simple && e+2 < len(text) && text[e] == '\n' && text[e+1] == text[i] && text[e+2] == text[i+1] {
+					lineEnd = sc.repeatLineTag(t) // the next line starts as this one does
+					pos = lineEnd
+				}
 				continue
 			}
 		}
@@ -352,6 +376,9 @@ func (sc *scan) scanTags() {
 		}
 		if prev >= 0 && sc.tags[prev].kind == closer && sc.onlyInvisible(int(sc.tags[prev].end), i) {
 			t.flags |= afterCloser
+		}
+		if isStructural(t.kind, t.flags) {
+			t.flags |= structuralTag
 		}
 		prev = len(sc.tags)
 		if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
@@ -459,7 +486,7 @@ func mayStartTag(text string, i int) bool {
 // scanTags reads the long way.
 func (sc *scan) lineTag(i int) (tag, bool) {
 	text := sc.text
-	t := tag{kind: opener, start: int32(i), line: int32(i), flags: atLineStart | atLineEnd}
+	t := tag{kind: opener, start: int32(i), line: int32(i), flags: atLineStart | atLineEnd | structuralTag} // isStructural
 	j := i + 1
 	if j < len(text) && text[j] == '/' {
 		t.kind = closer
@@ -488,6 +515,43 @@ func (sc *scan) lineTag(i int) (tag, bool) {
 	}
 	t.end = int32(k + 1)
 	return t, true
+}
+
+// repeatLineTag appends the tags of the lines after t's that repeat t's line exactly (a
+// looping model writes "<summary>" on thousands of lines): what lineTag reads on each. It
+// returns the end of the last tag appended, t.end for none. Only a scan.simple text asks:
+// its lines end at "\n" alone.
+//
+// The repeats are found as a period of the text: where text[x] == text[x-n] for every x
+// from the next line on (n the length of t's line with its "\n"), each line of n bytes that
+// ends there is t's line again. The period is checked in chunks that double (a vectorised
+// compare), not line by line.
+func (sc *scan) repeatLineTag(t tag) int {
+	text := sc.text
+	start, end := int(t.start), int(t.end)
+	if !sc.simple || end >= len(text) || text[end] != '\n' {
+		return end
+	}
+	n := end + 1 - start
+	p := end + 1 // text[x] == text[x-n] for every x in [end+1, p)
+	for chunk := n; p < len(text); chunk = min(2*chunk, 1<<12) {
+		m := min(chunk, len(text)-p)
+		if text[p:p+m] != text[p-n:p-n+m] {
+			for text[p] == text[p-n] {
+				p++ // fewer than m bytes, and m is at most twice what matched before
+			}
+			break
+		}
+		p += m
+	}
+	// Line k starts at start+k*n and ends at e = start+k*n+n-1: its bytes repeat t's line
+	// where e <= p, and its end is a "\n" where e < p (the period) or the end of the text.
+	for e := end + n; e < p || e == len(text) && e == p; e += n {
+		t.start, t.end, t.line = t.start+int32(n), t.end+int32(n), t.line+int32(n)
+		sc.tags = append(sc.tags, t)
+		end = e
+	}
+	return end
 }
 
 // firstVisible returns the position of the first character of text[start:end] that is not
@@ -644,12 +708,14 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 			break
 		}
 		i := pos + k
-		start := i // the fence that starts its line, found without looking back
+		start, fence := i, false // the fence that starts its line, found without looking back
 		if i > lo && !(sc.simple && text[i-1] == '\n' && sc.shortcuts) {
-			start = sc.lineStartAfter(i, lo)
+			start, fence = sc.fenceLineStart(i, lo)
+		} else {
+			fence = start == i && sc.shortcuts || sc.firstJS(start, i) == i
 		}
 		end := sc.lineEnd(i)
-		if start == i && sc.shortcuts || sc.firstJS(start, i) == i {
+		if fence {
 			out = append(out, fenceLine{int32(start), int32(end), c})
 		}
 		next := sc.nextLine(end)
@@ -659,6 +725,29 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 		pos, lo = next, next
 	}
 	return out
+}
+
+// fenceLineStart returns the start of the line holding position i, which is after lo (a
+// line start), and whether only JavaScript blanks stand before i on it (a fence line). In a
+// scan.simple text a run of ASCII blanks is read back from i, so that a run of backticks
+// inside a line costs no search for its line's start; elsewhere, or before a non-ASCII
+// character, it finds the line's start.
+func (sc *scan) fenceLineStart(i, lo int) (start int, fence bool) {
+	text := sc.text
+	if sc.shortcuts && sc.simple {
+		p := i
+		for p > lo && (text[p-1] == ' ' || text[p-1] == '\t' || text[p-1] == '\v' || text[p-1] == '\f') {
+			p--
+		}
+		switch {
+		case p == lo || text[p-1] == '\n':
+			return p, true
+		case text[p-1] < utf8.RuneSelf:
+			return -1, false // a visible ASCII character before it
+		}
+	}
+	start = sc.lineStartAfter(i, lo)
+	return start, sc.firstJS(start, i) == i
 }
 
 // indexRun3 is strings.Index(s, c+c+c): a vectorised search for c, then a look at the
@@ -696,14 +785,49 @@ func (sc *scan) firstJS(start, end int) int {
 // with one search and no calls, as the marker scan asks it for every line.
 func (sc *scan) lineBounds(start int) (end, next int) {
 	if !sc.simple {
-		end = sc.lineEnd(start)
-		return end, sc.nextLine(end)
+		return sc.lineBoundsAny(start)
 	}
 	k := indexByteNear(sc.text[start:], '\n')
 	if k < 0 {
 		return len(sc.text), -1
 	}
 	return start + k, start + k + 1
+}
+
+// lineBoundsAny is lineBounds for a text that is not scan.simple.
+func (sc *scan) lineBoundsAny(start int) (end, next int) {
+	end = sc.lineEnd(start)
+	return end, sc.nextLine(end)
+}
+
+// lineCursor is a forward walk over the lines of a scan that asks for the bounds of each
+// in turn (scan.marker): a line that a tag written alone on it starts and ends (lineTag's
+// tags, as a looping model writes thousands of them) is known from the tag, without a
+// search for its end.
+type lineCursor struct {
+	tags []tag // the tags from the first that may start at or after the line asked for; nil without shortcuts
+}
+
+func (sc *scan) lineCursor() lineCursor {
+	if !sc.shortcuts || !sc.simple {
+		return lineCursor{}
+	}
+	return lineCursor{tags: sc.tags}
+}
+
+// tagLine returns the end of the line starting at start where a tag starts it and a "\n"
+// follows the tag (a tag never spans a line end, so it ends the line), else -1; start grows
+// from one call to the next.
+func (c *lineCursor) tagLine(text string, start int) int {
+	for len(c.tags) > 0 && int(c.tags[0].start) < start {
+		c.tags = c.tags[1:]
+	}
+	if len(c.tags) > 0 && int(c.tags[0].start) == start {
+		if e := int(c.tags[0].end); e < len(text) && text[e] == '\n' {
+			return e
+		}
+	}
+	return -1
 }
 
 // enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop (rule

@@ -123,6 +123,18 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 			}
 		}
 	}
+	// Runs of one tag line (the Go scan's repeatLineTag, robust.ts's period check): each
+	// length around the chunks they compare, ending with the line, without its "\n", cut,
+	// or followed by another line.
+	for _, line := range []string{"<summary>", "</summary>", "<analysis>", "</analysis>", "<think>", "<Summary>", "<example>"} {
+		for _, n := range []int{2, 3, 7, 100, 409, 410, 1000} {
+			for _, tail := range []string{"", "\n", line[:len(line)-1], "x", "\nDone.\n</summary>", line + "x", "\n1. a\n</summary>\n"} {
+				run := strings.Repeat(line+"\n", n-1) + line + tail
+				add(fmt.Sprintf("run of %q %d %q", line, n, tail), run)
+				add(fmt.Sprintf("run of %q %d %q after prose", line, n, tail), "<analysis>\nx\n</analysis>\n"+run)
+			}
+		}
+	}
 	for _, size := range []int{200, 4 << 10, 20 << 10} {
 		for _, f := range textgen.Families(size) {
 			add(fmt.Sprintf("family %s %d", f.Name, size), f.Text)
