@@ -314,9 +314,26 @@ func index(s, sub string, from int, fold bool) int {
 // indexFold returns the first index at or after from where s holds sub with ASCII letters
 // compared case-insensitively, as a JavaScript /i pattern without the u flag does for an
 // ASCII pattern (a non-ASCII letter never matches an ASCII one there). sub must be ASCII.
+//
+// Every tag the profiles look for starts with a byte that is no letter ('<', '['), which
+// matches only itself: the scan jumps from one such byte to the next (strings.IndexByte)
+// instead of comparing at every index, which made the Windmill profiles the most of a run.
 func indexFold(s, sub string, from int) int {
 	n := len(sub)
+	if n == 0 || isASCIILetter(sub[0]) {
+		for i := from; i+n <= len(s); i++ {
+			if asciiEqualFold(s[i:i+n], sub) {
+				return i
+			}
+		}
+		return -1
+	}
 	for i := from; i+n <= len(s); i++ {
+		j := strings.IndexByte(s[i:len(s)-n+1], sub[0])
+		if j < 0 {
+			return -1
+		}
+		i += j
 		if asciiEqualFold(s[i:i+n], sub) {
 			return i
 		}
@@ -327,10 +344,25 @@ func indexFold(s, sub string, from int) int {
 // lastIndexFold is the last index at or after from where s holds sub, compared as
 // indexFold does, or -1.
 func lastIndexFold(s, sub string, from int) int {
-	for i := len(s) - len(sub); i >= from; i-- {
-		if asciiEqualFold(s[i:i+len(sub)], sub) {
+	n := len(sub)
+	if n == 0 || isASCIILetter(sub[0]) {
+		for i := len(s) - n; i >= from; i-- {
+			if asciiEqualFold(s[i:i+n], sub) {
+				return i
+			}
+		}
+		return -1
+	}
+	for end := len(s) - n + 1; end > from; {
+		i := strings.LastIndexByte(s[from:end], sub[0])
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if asciiEqualFold(s[i:i+n], sub) {
 			return i
 		}
+		end = i
 	}
 	return -1
 }

@@ -165,8 +165,23 @@ func allLetters(s string) bool {
 
 // trimWord removes the punctuation around a word of prose.
 func trimWord(w string) string {
-	return strings.Trim(w, "()[],.;:!?*`'\"")
+	for len(w) > 0 && wordPunct[w[0]] {
+		w = w[1:]
+	}
+	for len(w) > 0 && wordPunct[w[len(w)-1]] {
+		w = w[:len(w)-1]
+	}
+	return w
 }
+
+// wordPunct is the punctuation trimWord removes: strings.Trim with this cutset, without
+// building the cutset's set at every call (scoring trims every word of a summary).
+var wordPunct = func() (set [256]bool) {
+	for _, c := range []byte("()[],.;:!?*`'\"") {
+		set[c] = true
+	}
+	return set
+}()
 
 // sizeUnits are units written after a number that make it a quantity whatever follows.
 var sizeUnits = set("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "k", "x", "loc", "tokens")

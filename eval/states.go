@@ -107,7 +107,7 @@ func endsClause(w string) bool {
 // a commit hash as they are keyed, a name or path lowercased, a word of two or more
 // letters stemmed. A number alone, a stop word or a pronoun is no subject.
 func stateSubject(w string) (string, bool) {
-	t := strings.Trim(w, "()[],.;:!?*`'\"")
+	t := trimWord(w)
 	if key, ok := issueRef(t); ok {
 		return key, true
 	}

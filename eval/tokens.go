@@ -438,7 +438,7 @@ func eachWord(s string, fn func(string) bool) {
 				continue
 			}
 			w = strings.ToLower(w)
-			if stopwords[w] || strings.Trim(w, "0123456789") == "" {
+			if stopwords[w] || allDigits(w) { // w is not empty: all digits is Trim(w, digits) == ""
 				continue
 			}
 			if !fn(stem(w)) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -234,7 +235,18 @@ func fromYAML(n *yaml.Node, at string, lines map[string]int) (any, error) {
 func jsonLines(data []byte) (map[string]int, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	lines := map[string]int{}
-	line := func(off int64) int { return 1 + bytes.Count(data[:off], []byte("\n")) }
+	// The line of an offset: 1 + the newlines before it, found by a binary search in their
+	// offsets (counting from the start for each value took quadratic time).
+	var newlines []int64
+	for i, b := range data {
+		if b == '\n' {
+			newlines = append(newlines, int64(i))
+		}
+	}
+	line := func(off int64) int {
+		n, _ := slices.BinarySearch(newlines, off)
+		return 1 + n
+	}
 	var value func(at string, off int64) error
 	value = func(at string, off int64) error {
 		lines[at] = line(skipSpace(data, off))
