@@ -714,6 +714,16 @@ class Scan {
 			this.parsedKind = Kind.Closer;
 			return i + "</summary>".length;
 		}
+		// Every tag ends at a '>' before the line's end: with none (a model's loop of
+		// "<summary x" on one line), the '<' starts no tag, known without reading its name.
+		if (this.gtAt <= i) {
+			const g = text.indexOf(">", i + 1);
+			this.gtAt = g < 0 ? text.length : g;
+		}
+		if (this.gtAt >= end) {
+			if ((c1 | 0x20) === 100 && !this.details) this.details = foldAt(text, i, "<details");
+			return -1;
+		}
 		let j = skipBlanks(text, i + 1, end);
 		let kind: Kind = Kind.Opener;
 		if (j < end && text.charCodeAt(j) === SLASH) {
