@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/corpus"
-	"github.com/compacteval/compacteval/internal/casefile"
 	"github.com/compacteval/compacteval/internal/extractor"
 )
 
@@ -70,17 +69,7 @@ func evalPeak(t *testing.T, c *corpus.Corpus, step int, held bool) (peak, after 
 			}
 		}}
 	if !held {
-		store, err := casefile.Create(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer store.Close()
-		evals, err := casefile.CreateEval(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer evals.Close()
-		opt.Store, opt.EvalStore = store, evals
+		storeCases(t, &opt)
 	}
 	r, err := Run(context.Background(), opt)
 	if err != nil {

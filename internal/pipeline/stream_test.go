@@ -76,17 +76,7 @@ func TestRunStoredIsRunHeld(t *testing.T) {
 	for i := range got {
 		opt := Options{Corpus: c, Extractors: extractor.Builtins(), DriftSeed: 1, DriftN: 1}
 		if i == 1 {
-			store, err := casefile.Create(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer store.Close()
-			evals, err := casefile.CreateEval(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer evals.Close()
-			opt.Store, opt.EvalStore = store, evals
+			storeCases(t, &opt)
 		}
 		r, err := Run(context.Background(), opt)
 		if err != nil {
@@ -162,4 +152,21 @@ func TestBatchEnd(t *testing.T) {
 	if diff := cmp.Diff(want, sizes); diff != "" {
 		t.Errorf("batch sizes mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// storeCases has opt's run keep its report cases and eval results in case files (as run
+// does) that t closes at its end.
+func storeCases(t *testing.T, opt *Options) {
+	t.Helper()
+	store, err := casefile.Create(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	evals, err := casefile.CreateEval(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { evals.Close() })
+	opt.Store, opt.EvalStore = store, evals
 }
