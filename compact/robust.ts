@@ -804,6 +804,17 @@ class Scan {
 		return out;
 	}
 
+	// rule "Analysis": tag i followed on its line, after blanks, by a lower-case ASCII letter is prose about the tag
+	// (`<summary> has to hold all nine sections`), not the start of a block's content.
+	proseAfter(i: number): boolean {
+		if ((this.tags.flags(i) & AT_LINE_END) !== 0) return false;
+		const text = this.text;
+		let k = this.tags.end(i);
+		while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+		const c = k < text.length ? text.charCodeAt(k) : 0;
+		return c >= 0x61 && c <= 0x7a;
+	}
+
 	// rule "Analysis": the analysis blocks, and the example blocks (rule "Echoed templates").
 	regions(): { analysis: Region[]; examples: Region[] } {
 		// Every region starts at an analysis, think or example opener or at an orphan closer.
@@ -827,7 +838,8 @@ class Scan {
 				nextAny[j] = j;
 				if (tags.structural(j)) nextStruct[j] = j;
 			} else if (tags.kind(j) === Kind.Opener && tags.name(j) === Name.Summary && tags.structural(j)) {
-				nextSummary[j] = j;
+				// A summary opener that is not prose about the tag (proseAfter, with no summary closer after it).
+				if (at32(nextSumClose, j) < n || !this.proseAfter(j)) nextSummary[j] = j;
 			} else if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Example) {
 				nextExample[j] = j;
 			}

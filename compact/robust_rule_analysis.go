@@ -12,13 +12,15 @@ import (
 // opener alone on its line with no summary closer before the analysis closer (the analysis was left
 // open and the summary closed with `</analysis>`). Unclosed, it runs to a summary closer that comes
 // before any summary opener (the analysis closed with the wrong closer), else to the next summary
-// opener, else to the end; but one that runs to such a summary closer and was opened on the line
-// after a fence line ends earlier, at the first bare fence line of that character (the model closed
-// the fence, not the analysis). An analysis closer with no opener, before any summary opener (an
-// orphan), makes the text before it, back to the last analysis block, analysis. An opener whose
-// next tag is its closer is a closed block too where the opener is mid-line or the closer is on its
-// line (`<analysis></analysis>` before prose). Nothing inside an analysis block is ever returned,
-// except where a summary quotes one in a fenced code block.
+// opener that is not prose about the tag (one followed on its line by a lower-case word, with no
+// summary closer after it: `<summary> has to hold all nine sections`), else to the end; but one
+// that runs to such a summary closer and was opened on the line after a fence line ends earlier, at
+// the first bare fence line of that character (the model closed the fence, not the analysis). An
+// analysis closer with no opener, before any summary opener (an orphan), makes the text before it,
+// back to the last analysis block, analysis. An opener whose next tag is its closer is a closed
+// block too where the opener is mid-line or the closer is on its line (`<analysis></analysis>`
+// before prose). Nothing inside an analysis block is ever returned, except where a summary quotes
+// one in a fenced code block.
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
@@ -49,7 +51,9 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 				nx.structClose = int32(j)
 			}
 		case u.kind == opener && u.name == nameSummary && u.structural():
-			nx.summary = int32(j)
+			if int(nx.sumClose) < n || !sc.proseAfter(u) {
+				nx.summary = int32(j)
+			}
 		case u.kind == closer && u.name == nameExample:
 			nx.example = int32(j)
 		}
@@ -155,8 +159,25 @@ func wrongCloserEnd(tags []tag, next nextTags) int {
 
 // nextTags holds, for a tag index, the index of the next tag of five kinds at or after it
 // (the number of tags for none): a structural analysis closer, an analysis closer of any
-// kind, a structural summary opener, an example closer and a structural summary closer.
+// kind, a structural summary opener that is not prose about the tag (proseAfter, with no
+// summary closer after it), an example closer and a structural summary closer.
 type nextTags struct{ structClose, anyClose, summary, example, sumClose int32 }
+
+// proseAfter reports a tag followed on its line, after blanks, by a lower-case ASCII letter:
+// a sentence of which the tag is the subject (`<summary> has to hold all nine sections`),
+// not the start of a block's content (rule "Analysis"). Only the blanks after the tag are
+// read, and each tag is asked once.
+func (sc *scan) proseAfter(t tag) bool {
+	if t.is(atLineEnd) {
+		return false
+	}
+	text := sc.text
+	i := int(t.end)
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i < len(text) && 'a' <= text[i] && text[i] <= 'z'
+}
 
 // fenceClosingAnalysis returns the start of a fence line opened on the line before the
 // unclosed analysis opener t and the end of the first bare fence line (rule "Fences") that

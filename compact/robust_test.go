@@ -111,6 +111,14 @@ func TestExtractRobust(t *testing.T) {
 			"1. Primary Request and Intent: cache flag lookups\n2. Pending Tasks: benchmark the cache", true,
 			"an orphan closer ends a summary of two numbered sections, nothing but the analysis after it (fuzz, issue 26)"},
 		{"BOM before a tag and prose", "<summary>\n\ufeff<b>bold</b> text\n</summary>", "<b>bold</b> text", true, "tags with prose after a BOM are content"},
+		{"unclosed analysis, a line about the opener", "<analysis>\nSECRET-ANALYSIS\n\n<summary> has to hold all nine sections.\n\nSECRET-ANALYSIS, cut",
+			"", false, "an opener followed by a lower-case word, nothing closing after it, is prose about the tag (fuzz, issue 26)"},
+		{"unclosed analysis, a line about the opener, then the summary", "<analysis>\nSECRET-ANALYSIS\n<summary> has to hold all nine sections.\nSECRET-ANALYSIS\n<summary>\n" + sections,
+			sections, true, "the analysis runs past the line about the opener to the summary's opener"},
+		{"unclosed analysis, an inline summary that closes", "<analysis>\nSECRET-ANALYSIS\n<summary> the user wants the flaky test fixed.\n</summary>",
+			"the user wants the flaky test fixed.", true, "a summary closer after it: the opener starts the summary"},
+		{"unclosed analysis, an inline summary in capitals", "<analysis>\nSECRET-ANALYSIS\n<summary>The user wants the flaky test fixed.",
+			"The user wants the flaky test fixed.", true, "content that starts with a capital or a number is the summary's"},
 	} {
 		got := ExtractRobust(tc.in)
 		if got.Summary != tc.want || got.OK != tc.ok {
