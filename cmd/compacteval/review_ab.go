@@ -193,9 +193,16 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	cache := &record.Cache{Dir: f.call.cache}
 	est := plan.Estimate(cache, f.call.maxTokens)
+	what := "calls to make" // -collect makes none: it reads the answers the batch holds
+	switch {
+	case f.batch():
+		what = "requests to submit in a batch"
+	case f.collect != "":
+		what = "answers to collect from batch " + f.collect
+	}
 	for s, name := range []string{"base", "head"} {
-		fmt.Fprintf(stderr, "compacteval review: %s: %d calls to make (%d answered already), ~%d tokens in, ~%d out, %s\n",
-			name, est.Calls[s], est.Answered[s], est.TokensIn[s], est.TokensOut[s], costText(price, est.TokensIn[s], est.TokensOut[s]))
+		fmt.Fprintf(stderr, "compacteval review: %s: %d %s (%d answered already), ~%d tokens in, ~%d out, %s\n",
+			name, est.Calls[s], what, est.Answered[s], est.TokensIn[s], est.TokensOut[s], costText(price, est.TokensIn[s], est.TokensOut[s]))
 	}
 	calls := est.Calls[0] + est.Calls[1]
 	if f.costSet && f.maxCost > 0 && calls > 0 && f.collect == "" {
