@@ -1486,7 +1486,7 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 		if (n === 0) {
 			for (let c = s.charCodeAt(i); i < j && (c === 32 || c === 9); c = s.charCodeAt(++i));
 			const k = trimStart(s, i, j, INVISIBLE); // a BOM or zero-width character before the first tag
-			if (k < j && s.charCodeAt(k) === LT) i = k;
+			if (k === j || s.charCodeAt(k) === LT) i = k; // invisible characters alone are blank
 		} else {
 			while (j > i && invisible(s.charCodeAt(j - 1))) j--;
 			while (i < j && invisible(s.charCodeAt(i))) i++;

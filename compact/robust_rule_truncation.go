@@ -8,7 +8,7 @@ import (
 // Rule "Truncation" of docs/robust.md, as it states it: an unclosed block runs to the end of the
 // text, minus a partial closing tag (`</summ`). A block with no content besides section headings
 // and tags (tags separated by any blanks, Unicode spaces included, and after invisible characters
-// such as a BOM) is no summary.
+// such as a BOM; a line of invisible characters alone is blank) is no summary.
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
@@ -77,7 +77,7 @@ func isContentLine(line string) bool {
 // tagShapedOnly reports whether l is made of <...> tokens and blanks alone: tags, known or
 // broken (<summ\xb3ry>), are not content. After the first token a blank is any invisible
 // character, a Unicode space between two tags as much as an ASCII one; before the first, a
-// run of invisible characters (a BOM) is one where a '<' follows it.
+// run of invisible characters (a BOM) is one where a '<' or nothing follows it.
 func tagShapedOnly(l string) bool {
 	for i, n := 0, 0; ; n++ {
 		for i < len(l) {
@@ -109,8 +109,8 @@ func tagShapedOnly(l string) bool {
 				}
 				j += size
 			}
-			if j < len(l) && l[j] == '<' {
-				i = j
+			if j == len(l) || l[j] == '<' {
+				i = j // a line of invisible characters alone is blank
 			}
 		}
 		if i == len(l) {
