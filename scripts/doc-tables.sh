@@ -22,6 +22,9 @@
 #   robust      docs/robust.md: robust's and seed's instructions on every benchmark input and
 #               family (scripts/robust-instructions.sh; needs valgrind, takes minutes; not in
 #               the default list)
+#   fuzzpage    docs/commands/fuzz.md: the page's transcript, a 60 s fuzz of the seed module
+#               (../shared/seed/compaction.ts as src/compaction.ts in an empty folder, as the
+#               README's quick start has it; needs node and ../shared; not in the default list)
 #   memory      docs/speed.md: time and peak memory of run at 2,150, 21,500 and 100,000 cases
 #               (scripts/memory-table.sh; about an hour and a half on two busy cores, so it is
 #               run only when named; its MEMORY_* settings pass through)
@@ -32,6 +35,7 @@ file_of() {
 	case "$1" in
 	reference | extractors | score | pipeline | memory) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
+	fuzzpage) echo docs/commands/fuzz.md ;;
 	robustts) echo docs/robust.md ;;
 	robust | fuzz) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
@@ -98,6 +102,20 @@ measure() {
 	robust)
 		scripts/robust-instructions.sh
 		;;
+	fuzzpage)
+		local dir rc=0
+		dir=$(mktemp -d)
+		mkdir "$dir/src"
+		cp ../shared/seed/compaction.ts "$dir/src/compaction.ts"
+		go build -o "$dir/compacteval" ./cmd/compacteval
+		echo '```'
+		echo '$ compacteval fuzz -extractor module:src/compaction.ts -time 60s'
+		# Exit 1 is the expected verdict (new kinds found), not a failure of the script.
+		(cd "$dir" && ./compacteval fuzz -extractor module:src/compaction.ts -time 60s) || rc=$?
+		echo '```'
+		rm -rf "$dir"
+		[ "$rc" -le 1 ] || { echo "doc-tables: fuzz exited $rc" >&2; exit 2; }
+		;;
 	fuzz)
 		scripts/fuzz-table.sh
 		;;
@@ -145,7 +163,12 @@ for name in "${names[@]}"; do
 		measure "$name"
 		echo
 	} > "$tmp/$name.md"
-	if [ "$(grep -c '^| ' "$tmp/$name.md")" -lt 3 ]; then
+	if [ "$name" = fuzzpage ]; then
+		rows=$(grep -c '^fuzz module:' "$tmp/$name.md" || true)
+	else
+		rows=$(grep -c '^| ' "$tmp/$name.md" || true)
+	fi
+	if [ "$rows" -lt 1 ] || { [ "$name" != fuzzpage ] && [ "$rows" -lt 3 ]; }; then
 		echo "doc-tables: $name measured no table:" >&2
 		cat "$tmp/$name.md" >&2
 		exit 2
