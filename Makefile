@@ -25,7 +25,18 @@ vet: ## go vet and gofmt
 
 # -vet=off: the vet step before has run every analyzer go test would (and more) on the same
 # packages and their tests; go test's own vet would type-check the ~480 dependencies again.
+# The tests that run a release archive (docs, scripts/dist, scripts/npm) share one, built
+# here with make dist's program for this platform (internal/testhelp/testdist); outside a
+# git checkout, where scripts/dist cannot name a commit, each test builds its own or skips.
+TEST_DIST_VERSION := v0.0.0-maketest
 unit: vet ## go test ./... after vet (no 10-minute alarm: a loaded machine is slow, not hung)
+	@dist=$$(mktemp -d) && trap 'rm -rf "$$dist"' EXIT && \
+	if git rev-parse -q --verify HEAD > /dev/null 2>&1; then \
+		echo "$(GO) run ./scripts/dist -version $(TEST_DIST_VERSION) -out $$dist -target $$($(GO) env GOOS)/$$($(GO) env GOARCH) -allow-dirty" && \
+		$(GO) run ./scripts/dist -version $(TEST_DIST_VERSION) -out "$$dist" -target "$$($(GO) env GOOS)/$$($(GO) env GOARCH)" -allow-dirty > /dev/null && \
+		export COMPACTEVAL_TEST_DIST="$$dist" COMPACTEVAL_TEST_DIST_VERSION=$(TEST_DIST_VERSION); \
+	fi && \
+	echo "$(GO) test -vet=off -timeout 60m ./..." && \
 	$(GO) test -vet=off -timeout 60m ./...
 
 corpus-lint: ## check every corpus case and its known deviations, and that case files are canonical

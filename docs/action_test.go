@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compacteval/compacteval/internal/testhelp/testdist"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -125,7 +126,8 @@ func TestActionsPinned(t *testing.T) {
 }
 
 // TestActionScript runs the action's steps as a script against a release archive built by
-// make dist's program, as the runner would (bash -eo pipefail, inputs and contexts in env,
+// make dist's program (the one make test built, internal/testhelp/testdist, when it did),
+// as the runner would (bash -eo pipefail, inputs and contexts in env,
 // GITHUB_PATH, GITHUB_STEP_SUMMARY), with the GitHub parts faked: curl serves the archive
 // and SHA256SUMS from a folder, gh records its calls, a uses: step only sets its outputs.
 // In a pull request: the gate passes, the reports are written, the comment is posted the
@@ -143,12 +145,15 @@ func TestActionScript(t *testing.T) {
 		}
 	}
 	_, a := readAction(t)
-	const version = "v0.0.0-actiontest"
-	release := t.TempDir()
-	dist := exec.Command("go", "run", "./scripts/dist", "-version", version, "-out", release, "-target", "linux/amd64", "-allow-dirty")
-	dist.Dir = ".."
-	if out, err := dist.CombinedOutput(); err != nil {
-		t.Fatalf("go run ./scripts/dist: %v\n%s", err, out)
+	// The release make test built (a copy: the test corrupts it), or one built here.
+	release, version, shared := testdist.Shared(t, func(v string) string { return "compacteval_" + v + "_linux_amd64.tar.gz" })
+	if !shared {
+		version, release = "v0.0.0-actiontest", t.TempDir()
+		dist := exec.Command("go", "run", "./scripts/dist", "-version", version, "-out", release, "-target", "linux/amd64", "-allow-dirty")
+		dist.Dir = ".."
+		if out, err := dist.CombinedOutput(); err != nil {
+			t.Fatalf("go run ./scripts/dist: %v\n%s", err, out)
+		}
 	}
 
 	fake := t.TempDir()

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/compacteval/compacteval/corpus"
 )
@@ -18,7 +20,8 @@ import (
 // cycling user, assistant, tool) against summary, and checks what must hold for any input:
 // no share counts more hits than facts, the cut and window stay in range, the result is
 // the same twice, and removing a line of the summary (the one kept picks, when it is no
-// heading or fence delimiter) or its last half raises no count. Minimizing an input of several kilobytes takes the default minute; the
+// heading or fence delimiter) or its last half raises no count; and normText of the text
+// and the summary is normTextRunes's. Minimizing an input of several kilobytes takes the default minute; the
 // shorter -fuzzminimizetime keeps the run fuzzing.
 func FuzzScore(f *testing.F) {
 	for _, c := range loadSeedCases(f) {
@@ -49,6 +52,11 @@ func FuzzScore(f *testing.F) {
 		a, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, s := range []string{text, summary} {
+			if got, want := normText(s), normTextRunes(s); got != want {
+				t.Fatalf("normText(%q) = %q, want %q (normTextRunes)", s, got, want)
+			}
 		}
 		b, _ := json.Marshal(Score(in, Options{}))
 		if !bytes.Equal(a, b) {
@@ -112,4 +120,34 @@ func loadSeedCases(f *testing.F) []*corpus.Case {
 		f.Fatal(err)
 	}
 	return cases
+}
+
+// normTextRunes is normText a rune at a time, as it was first written: FuzzScore holds
+// normText's byte loop equal to it.
+func normTextRunes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case r == '`' || r == '"' || r == '\'' || r == '*' || r == '‘' || r == '’' || r == '“' || r == '”':
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if r < utf8.RuneSelf {
+			if r >= 'A' && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+		} else {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
 }

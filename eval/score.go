@@ -208,14 +208,19 @@ type Result struct {
 // summary returns the summary to score and records where it came from in r.
 func (in Input) summary(opt Options, r *Result) string {
 	if in.Summary != nil {
-		s := strings.TrimSpace(*in.Summary)
-		r.Found, r.Path = s != "", "given"
-		return s
+		return given(*in.Summary, r)
 	}
 	ex := opt.extractor()
 	e := ex.Extract(in.Response)
 	r.Found, r.Path, r.Extractor = e.OK, e.Path.String(), ex.Name
 	return e.Summary
+}
+
+// given returns a given summary to score and records it in r.
+func given(summary string, r *Result) string {
+	s := strings.TrimSpace(summary)
+	r.Found, r.Path = s != "", "given"
+	return s
 }
 
 // WindowFact is a fact of the boundary window and whether the summary's recent part
@@ -240,6 +245,21 @@ func Score(in Input, opt Options) Result {
 	var r Result
 	summary := in.summary(opt, &r)
 	return p.score(summary, r)
+}
+
+// ScoreSummaries scores several summaries of one input: its i-th result is what Score
+// returns for in with Summary set to summaries[i]. What scoring computes from the
+// conversation alone (its redaction, its facts, the boundary) is computed once, so it
+// costs less than a Score per summary (the samples of one input in an A/B review).
+func ScoreSummaries(in Input, summaries []string, opt Options) []Result {
+	p := prepare(in, opt)
+	out := make([]Result, len(summaries))
+	for i, s := range summaries {
+		var r Result
+		s = given(s, &r)
+		out[i] = p.score(s, r)
+	}
+	return out
 }
 
 // prepared holds what scoring computes from an input's conversation, whatever the summary.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -327,3 +328,28 @@ func TestTotal(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestScoreSummaries: each result of ScoreSummaries is Score's for the input with that
+// summary, whatever the summaries before it (the conversation is prepared once).
+func TestScoreSummaries(t *testing.T) {
+	cases := loadEvalCases(t, "testdata/cases")
+	if len(cases) < 2 {
+		t.Fatalf("testdata/cases holds %d eval cases, want at least 2", len(cases))
+	}
+	for _, c := range cases[:2] {
+		in, _ := FromCase(c)
+		full := c.Intended.Summary
+		summaries := []string{full, "", full[:len(full)/2], "  " + full + "\n", "nothing of the conversation"}
+		got := ScoreSummaries(in, summaries, Options{})
+		if len(got) != len(summaries) {
+			t.Fatalf("ScoreSummaries(%s) = %d results for %d summaries", in.ID, len(got), len(summaries))
+		}
+		for i, s := range summaries {
+			one := in
+			one.Summary = &s
+			if diff := cmp.Diff(Score(one, Options{}), got[i], cmp.Exporter(func(reflect.Type) bool { return true })); diff != "" {
+				t.Errorf("ScoreSummaries(%s)[%d] mismatch (-Score +ScoreSummaries):\n%s", in.ID, i, diff)
+			}
+		}
+	}
+}

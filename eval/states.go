@@ -147,23 +147,37 @@ type stateLine struct {
 }
 
 func (x *stateIndex) addLine(line string) {
-	l := stateLine{words: map[string]bool{}, classes: map[string]bool{}}
-	for _, w := range strings.Fields(line) {
+	fields := strings.Fields(line)
+	var classes map[string]bool
+	for _, w := range fields {
 		t := strings.ToLower(trimWord(w))
 		if c := stateWords[t]; c != "" {
-			l.classes[c] = true
+			classes = set1(classes, c)
 		}
 		if t == "waiting" || t == "waits" || t == "wait" {
-			l.classes["waiting"] = true
+			classes = set1(classes, "waiting")
 		}
+	}
+	if classes == nil {
+		return // most lines say no state: their words are not kept
+	}
+	words := map[string]bool{}
+	for _, w := range fields {
 		if subj, ok := stateSubject(w); ok {
-			l.words[subj] = true
+			words[subj] = true
 		}
-		l.words[t] = true
+		words[strings.ToLower(trimWord(w))] = true
 	}
-	if len(l.classes) > 0 {
-		*x = append(*x, l)
+	*x = append(*x, stateLine{words: words, classes: classes})
+}
+
+// set1 adds k to m, making m when it is nil.
+func set1(m map[string]bool, k string) map[string]bool {
+	if m == nil {
+		m = map[string]bool{}
 	}
+	m[k] = true
+	return m
 }
 
 // holds reports whether one line of the summary names the state's subject and its class.

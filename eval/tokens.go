@@ -368,26 +368,40 @@ func normText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
-	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r):
+	for i := 0; i < len(s); i++ { // ASCII a byte at a time, the rest a rune at a time
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size - 1
+			switch {
+			case unicode.IsSpace(r):
+				space = b.Len() > 0
+				continue
+			case r == '‘' || r == '’' || r == '“' || r == '”':
+				continue
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
 			space = b.Len() > 0
 			continue
-		case r == '`' || r == '"' || r == '\'' || r == '*' || r == '‘' || r == '’' || r == '“' || r == '”':
+		case '`', '"', '\'', '*':
 			continue
 		}
 		if space {
 			b.WriteByte(' ')
 			space = false
 		}
-		if r < utf8.RuneSelf {
-			if r >= 'A' && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			b.WriteByte(byte(r))
-		} else {
-			b.WriteRune(unicode.ToLower(r))
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
 		}
+		b.WriteByte(c)
 	}
 	return b.String()
 }

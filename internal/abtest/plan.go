@@ -36,19 +36,27 @@ func NewPlan(t record.Target, sides [2]Side, inputs []Input, out string) (*Plan,
 	for i, in := range inputs {
 		cases[i] = in.Case
 	}
-	for _, s := range sides {
+	// One job per input is built, for base (redacting a conversation is the slow part):
+	// head's are base's with head's prompt, and the other samples are copies that differ
+	// in Sample.
+	var firsts []record.Job
+	for k, s := range sides {
 		st := t
 		st.Prompt = s.Prompt
 		st.Out = filepath.Join(out, s.Name)
-		// One job per input is built (redacting a conversation is the slow part), the
-		// other samples are copies that differ in Sample.
 		st.Samples = 1
-		firsts, skipped, err := st.Jobs(cases)
+		var err error
+		if k == 0 {
+			var skipped []string
+			firsts, skipped, err = st.Jobs(cases)
+			if err == nil && len(skipped) > 0 {
+				err = fmt.Errorf("input %s has no conversation", skipped[0])
+			}
+		} else {
+			firsts, err = st.Reprompt(firsts)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		if len(skipped) > 0 {
-			return nil, fmt.Errorf("%s: input %s has no conversation", s.Name, skipped[0])
 		}
 		for i, first := range firsts {
 			for n := 1; n <= t.Samples; n++ {

@@ -76,10 +76,20 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 	infos := [2]*SideInfo{&r.Base, &r.Head}
 	for i, in := range p.Inputs {
 		ir := InputResult{ID: in.Eval.ID, Source: in.Eval.Source, Base: []SampleResult{}, Head: []SampleResult{}}
+		// Every sample of both sides is scored against the input's conversation prepared
+		// once (eval.ScoreSummaries).
+		var summaries []string
 		for s := range 2 {
 			for n := 1; n <= p.Samples; n++ {
 				k := (s*len(p.Inputs)+i)*p.Samples + n - 1
-				sr := scoreSample(in.Eval, texts[k], extractions[s][k-s*half], opt.Eval)
+				summaries = append(summaries, extractions[s][k-s*half].text())
+			}
+		}
+		results := eval.ScoreSummaries(in.Eval, summaries, opt.Eval)
+		for s := range 2 {
+			for n := 1; n <= p.Samples; n++ {
+				k := (s*len(p.Inputs)+i)*p.Samples + n - 1
+				sr := sampleResult(extractions[s][k-s*half], results[s*p.Samples+n-1])
 				sr.Sample, sr.Case = n, p.Jobs[k].ID
 				sr.InstructionSHA256 = p.Jobs[k].Request.InstructionSHA256()
 				sr.TokensIn, sr.TokensOut = usage(outs[k])
@@ -141,16 +151,17 @@ type extracted struct {
 	summary string
 }
 
-// scoreSample scores one answer against the input.
-func scoreSample(in eval.Input, text string, e extracted, opt eval.Options) SampleResult {
-	in.Response = text
-	summary := ""
+// text is the summary scored: the extracted one, or "" when none was found.
+func (e extracted) text() string {
 	if e.found {
-		summary = e.summary
+		return e.summary
 	}
-	in.Summary = &summary
-	res := eval.Score(in, opt)
-	sr := SampleResult{Found: e.found, Summary: summary, Values: map[string]float64{}, Missed: facts(res.Missed), Leaked: facts(res.Leaked)}
+	return ""
+}
+
+// sampleResult is one answer's result, from its extraction and the score of its text.
+func sampleResult(e extracted, res eval.Result) SampleResult {
+	sr := SampleResult{Found: e.found, Summary: e.text(), Values: map[string]float64{}, Missed: facts(res.Missed), Leaked: facts(res.Leaked)}
 	lost := 0.0
 	if !e.found {
 		lost = 1

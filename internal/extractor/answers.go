@@ -1,51 +1,73 @@
 package extractor
 
-import "github.com/compacteval/compacteval/compact"
+import (
+	"hash/maphash"
 
-// CacheBytes bounds the texts and answers an external extractor keeps (a variable: a test
-// makes it small). The texts of a run's stages are sent in batches and asked again a stage
-// later (eval asks for the responses the extraction sent): this keeps a corpus of some
-// thousands of cases whole, and the last of a larger one, so that the memory of a run does
-// not grow with the cases.
+	"github.com/compacteval/compacteval/compact"
+)
+
+// CacheBytes bounds the answers an external extractor keeps (a variable: a test makes it
+// small). The texts of a run's stages are sent in batches and asked again a stage later
+// (the drift matrix asks for the samples drift-send sent, eval for the responses the
+// extraction sent): this keeps the answers of a corpus of some thousands of cases and its
+// drift samples whole, and the last of a larger one, so that the memory of a run does not
+// grow with the cases.
 var CacheBytes = 64 << 20
 
 // answers are the kept answers of an external extractor by text, the oldest dropped first
 // once they pass CacheBytes. The zero value is empty.
+//
+// They are keyed by a 128-bit hash of the text and its length, not the text: the texts a
+// stage sends (4,100 drift samples of the bundled corpus, 90 MB) need not stay in memory
+// until the stage after asks for them, and a text asked again costs a hash, not a
+// comparison. The two hashes are seeded at random for each process, so no input is chosen
+// to collide; two of a million texts share a key with a chance under 10^-26.
 type answers struct {
-	m     map[string]compact.Extraction
-	order []string // the texts in m, oldest first
+	m     map[textKey]compact.Extraction
+	order []textKey // the keys in m, oldest first
 	bytes int
 }
 
-func (a *answers) get(text string) (compact.Extraction, bool) {
-	x, ok := a.m[text]
+// textKey names a text in answers.
+type textKey struct {
+	h1, h2 uint64
+	n      int
+}
+
+var seed1, seed2 = maphash.MakeSeed(), maphash.MakeSeed()
+
+func keyOf(text string) textKey {
+	return textKey{maphash.String(seed1, text), maphash.String(seed2, text), len(text)}
+}
+
+func (a *answers) get(k textKey) (compact.Extraction, bool) {
+	x, ok := a.m[k]
 	return x, ok
 }
 
-// put keeps x as the answer to text, dropping the oldest answers past CacheBytes; an
-// answer bigger than CacheBytes alone is not kept.
-func (a *answers) put(text string, x compact.Extraction) {
-	if _, ok := a.m[text]; ok {
+// put keeps x as the answer to the text of k, dropping the oldest answers past
+// CacheBytes; an answer bigger than CacheBytes alone is not kept.
+func (a *answers) put(k textKey, x compact.Extraction) {
+	if _, ok := a.m[k]; ok {
 		return
 	}
-	size := cost(text, x)
+	size := cost(x)
 	if size > CacheBytes {
 		return
 	}
 	if a.m == nil {
-		a.m = map[string]compact.Extraction{}
+		a.m = map[textKey]compact.Extraction{}
 	}
 	for a.bytes+size > CacheBytes && len(a.order) > 0 {
 		old := a.order[0]
-		a.order[0] = ""
 		a.order = a.order[1:]
-		a.bytes -= cost(old, a.m[old])
+		a.bytes -= cost(a.m[old])
 		delete(a.m, old)
 	}
-	a.m[text] = x
-	a.order = append(a.order, text)
+	a.m[k] = x
+	a.order = append(a.order, k)
 	a.bytes += size
 }
 
-// cost is what an answer holds: its text, its summary and the map's entry.
-func cost(text string, x compact.Extraction) int { return len(text) + len(x.Summary) + 64 }
+// cost is what an answer holds: its summary and the map's entry.
+func cost(x compact.Extraction) int { return len(x.Summary) + 96 }

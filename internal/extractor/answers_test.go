@@ -12,7 +12,7 @@ import (
 	"github.com/compacteval/compacteval/compact"
 )
 
-// TestCacheBounded: a command extractor keeps at most CacheBytes of texts and answers,
+// TestCacheBounded: a command extractor keeps at most CacheBytes of answers,
 // the oldest dropped first, and still answers every text right: those it dropped during
 // the same ExtractAll, those it drops before an Extract, a text given twice.
 func TestCacheBounded(t *testing.T) {
@@ -36,7 +36,7 @@ for line in sys.stdin:
 		texts[i] = fmt.Sprintf("text %02d: %s", i, strings.Repeat("x", 1000))
 	}
 	texts = append(texts, texts[3]) // asked twice in one call
-	CacheBytes = 3 * cost(texts[0], compact.Extraction{Summary: strings.ToUpper(texts[0]), OK: true})
+	CacheBytes = 3 * cost(compact.Extraction{Summary: strings.ToUpper(texts[0]), OK: true})
 	ex, err := Open(context.Background(), "cmd:python3 "+script, OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ for line in sys.stdin:
 	}
 	ex.mu.Lock()
 	kept, bytes := len(ex.cache.m), ex.cache.bytes
-	_, last := ex.cache.m[texts[39]]
+	_, last := ex.cache.m[keyOf(texts[39])]
 	ex.mu.Unlock()
 	if kept != 3 || bytes > CacheBytes || !last {
 		t.Errorf("after ExtractAll the extractor keeps %d answers in %d bytes (the last text's: %v), want 3 in at most %d, the last's among them", kept, bytes, last, CacheBytes)

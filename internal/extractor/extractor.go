@@ -3,8 +3,8 @@
 // process that speaks the reference protocol (docs/protocol.md).
 //
 // An external extractor is one long-lived process. Texts are sent ahead in pipelined
-// batches (Prefetch) and the answers are kept, up to CacheBytes of texts and answers (the
-// oldest go first), so the stages of a run (corpus, drift, eval) cost one round trip per
+// batches (Prefetch) and the answers are kept, up to CacheBytes of answers (the oldest go
+// first), so the stages of a run (corpus, drift, eval) cost one round trip per
 // batch, not one per text, and on a corpus whose texts fit never ask for a text twice.
 package extractor
 
@@ -177,14 +177,15 @@ func (e *Extractor) Extract(text string) compact.Extraction {
 	if e.builtin != nil {
 		return e.builtin(text)
 	}
+	k := keyOf(text)
 	e.mu.Lock()
-	got, ok := e.cache.get(text)
+	got, ok := e.cache.get(k)
 	failed := e.err != nil
 	e.mu.Unlock()
 	if ok || failed {
 		return got
 	}
-	out, err := e.fetch([]string{text})
+	out, err := e.fetch([]string{text}, []textKey{k})
 	if err != nil {
 		return compact.Extraction{}
 	}
@@ -204,26 +205,28 @@ func (e *Extractor) ExtractAll(texts []string) ([]compact.Extraction, error) {
 	}
 	// The kept answers are read before the fetch, which may push them out.
 	var todo []string
-	at := map[string][]int{} // text to fetch -> its places in texts
+	var keys []textKey
+	at := map[textKey][]int{} // text to fetch -> its places in texts
 	e.mu.Lock()
 	for i, t := range texts {
-		if x, ok := e.cache.get(t); ok {
+		k := keyOf(t)
+		if x, ok := e.cache.get(k); ok {
 			out[i] = x
 			continue
 		}
-		if _, ok := at[t]; !ok {
-			todo = append(todo, t)
+		if _, ok := at[k]; !ok {
+			todo, keys = append(todo, t), append(keys, k)
 		}
-		at[t] = append(at[t], i)
+		at[k] = append(at[k], i)
 	}
 	e.mu.Unlock()
-	got, err := e.fetch(todo)
+	got, err := e.fetch(todo, keys)
 	if err != nil {
 		return nil, err
 	}
-	for k, t := range todo {
-		for _, i := range at[t] {
-			out[i] = got[k]
+	for j, k := range keys {
+		for _, i := range at[k] {
+			out[i] = got[j]
 		}
 	}
 	return out, nil
@@ -253,21 +256,24 @@ func (e *Extractor) Prefetch(texts []string) error {
 		return err
 	}
 	var todo []string
-	seen := map[string]bool{}
+	var keys []textKey
+	seen := map[textKey]bool{}
 	e.mu.Lock()
 	for _, t := range texts {
-		if _, ok := e.cache.get(t); !ok && !seen[t] {
-			seen[t] = true
-			todo = append(todo, t)
+		k := keyOf(t)
+		if _, ok := e.cache.get(k); !ok && !seen[k] {
+			seen[k] = true
+			todo, keys = append(todo, t), append(keys, k)
 		}
 	}
 	e.mu.Unlock()
-	_, err := e.fetch(todo)
+	_, err := e.fetch(todo, keys)
 	return err
 }
 
-// fetch sends texts in batches and returns their answers in order, keeping them.
-func (e *Extractor) fetch(texts []string) ([]compact.Extraction, error) {
+// fetch sends texts in batches and returns their answers in order, keeping them under
+// keys (keys[i] is keyOf(texts[i])).
+func (e *Extractor) fetch(texts []string, keys []textKey) ([]compact.Extraction, error) {
 	out := make([]compact.Extraction, 0, len(texts))
 	for todo := texts; len(todo) > 0; {
 		n := min(Batch, len(todo))
@@ -289,11 +295,11 @@ func (e *Extractor) fetch(texts []string) ([]compact.Extraction, error) {
 				e.mu.Unlock()
 				return nil, e.fail(fmt.Errorf("%w (on a text of %d bytes)", err, len(todo[i])))
 			}
-			e.cache.put(todo[i], x)
+			e.cache.put(keys[i], x)
 			out = append(out, x)
 		}
 		e.mu.Unlock()
-		todo = todo[n:]
+		todo, keys = todo[n:], keys[n:]
 	}
 	return out, nil
 }

@@ -282,10 +282,16 @@ func (c *Client) read(resp *Response, id int64) error {
 		bad := func(format string, args ...any) error {
 			return &ProtocolError{Line: c.line, Text: shorten(b), Reason: fmt.Sprintf(format, args...)}
 		}
+		// Most answers carry a summary: decoded at once, the line is read twice (validated,
+		// then decoded) rather than six times (its id, the answer, the summary, each
+		// validated and decoded).
 		var head struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if err := json.Unmarshal(b, &head); err != nil {
+		fast := decodeSummary(b, resp)
+		if fast {
+			head.ID = resp.ID
+		} else if err := json.Unmarshal(b, &head); err != nil {
 			return bad("not a JSON object: %v", err)
 		}
 		switch got := string(head.ID); {
@@ -299,6 +305,9 @@ func (c *Client) read(resp *Response, id int64) error {
 				return bad("id %s was answered already, want %d: an extra line", got, id)
 			}
 			return bad("unknown id %s, want %d", got, id)
+		}
+		if fast {
+			return nil
 		}
 		if err := json.Unmarshal(b, resp); err != nil {
 			return bad("%v", err)

@@ -67,8 +67,40 @@ func (r Response) MarshalJSON() ([]byte, error) {
 	return marshalNoEscape(out)
 }
 
+// responseSummary is responseJSON with the summary a string: an answer that found a
+// summary, most of a run's, decodes in one pass, and one whose summary is null or missing
+// (which this cannot tell apart) as responseJSON.
+type responseSummary struct {
+	ID          json.RawMessage `json:"id,omitempty"`
+	Summary     *string         `json:"summary,omitempty"`
+	Text        *string         `json:"text,omitempty"`
+	MaxTokens   *int            `json:"maxTokens,omitempty"`
+	Instruction *string         `json:"instruction,omitempty"`
+	Error       *string         `json:"error,omitempty"`
+}
+
+// decodeSummary decodes b into r when it is an answer with a string summary, and reports
+// whether it did; otherwise (another answer, an error) it leaves r alone, and
+// UnmarshalJSON says what is wrong.
+func decodeSummary(b []byte, r *Response) bool {
+	var in responseSummary
+	if json.Unmarshal(b, &in) != nil || in.Summary == nil {
+		return false
+	}
+	*r = Response{ID: in.ID, Summary: in.Summary, HasSummary: true, Text: in.Text, MaxTokens: in.MaxTokens, Instruction: in.Instruction, Error: in.Error}
+	return true
+}
+
 // UnmarshalJSON reads an answer line.
 func (r *Response) UnmarshalJSON(b []byte) error {
+	if decodeSummary(b, r) {
+		return nil
+	}
+	return decodeAny(b, r)
+}
+
+// decodeAny decodes any answer, the summary apart from the rest.
+func decodeAny(b []byte, r *Response) error {
 	var in responseJSON
 	if err := json.Unmarshal(b, &in); err != nil {
 		return err

@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -144,4 +147,69 @@ func TestServeEchoesIDs(t *testing.T) {
 			t.Errorf("Serve answer %d = %q, want it to start with %s", i, lines[i:min(i+1, len(lines))], want)
 		}
 	}
+}
+
+// responseLines are answer lines for TestDecodeSummary: each way a summary can be
+// written, and lines that are no answer.
+var responseLines = []string{
+	`{"id":1,"summary":"a"}`,
+	`{"id":"x","summary":"a\nb \"q\" \u00e9 \ud83d\ude00 \ud800 <b>"}`,
+	"{\"summary\":\"\xff\xfe invalid UTF-8\"}",
+	`{"id":2,"summary":null}`,
+	`{"id":3}`,
+	`{"id":4,"summary":""}`,
+	`{"id":5,"Summary":"case","SUMMARY":"last"}`,
+	`{"summary":"a","summary":null}`,
+	`{"summary":null,"summary":"b"}`,
+	`{"summary":5}`,
+	`{"summary":"a","text":5}`,
+	`{"summary":"a","error":"e","text":"t","maxTokens":3,"instruction":"i"}`,
+	`null`,
+	`[1]`,
+	`{"summary":"a"`,
+}
+
+// TestDecodeSummary: what the one-pass decode of an answer with a summary decodes, the
+// decode of any answer decodes alike; a line it does not decode, it leaves alone.
+func TestDecodeSummary(t *testing.T) {
+	decoded := 0
+	for _, line := range responseLines {
+		if checkDecodeSummary(t, []byte(line)) {
+			decoded++
+		}
+	}
+	if decoded != 7 {
+		t.Errorf("decodeSummary decoded %d of the lines, want 7", decoded)
+	}
+}
+
+func checkDecodeSummary(t *testing.T, b []byte) bool {
+	t.Helper()
+	untouched := Response{Text: Str("untouched")}
+	fast := untouched
+	if !decodeSummary(b, &fast) {
+		if !reflect.DeepEqual(fast, untouched) {
+			t.Errorf("decodeSummary(%q) = false, and changed the response to %+v", b, fast)
+		}
+		return false
+	}
+	var want Response
+	if err := decodeAny(b, &want); err != nil {
+		t.Errorf("decodeSummary(%q) = true, but decodeAny fails: %v", b, err)
+	}
+	if !reflect.DeepEqual(fast, want) {
+		t.Errorf("decodeSummary(%q) = %s, want %s (decodeAny)", b, show(fast), show(want))
+	}
+	return true
+}
+
+func show(r Response) string {
+	s := func(p *string) string {
+		if p == nil {
+			return "nil"
+		}
+		return strconv.Quote(*p)
+	}
+	return fmt.Sprintf("{ID:%s Summary:%s HasSummary:%v Text:%s Instruction:%s Error:%s MaxTokens:%v}",
+		r.ID, s(r.Summary), r.HasSummary, s(r.Text), s(r.Instruction), s(r.Error), r.MaxTokens != nil)
 }

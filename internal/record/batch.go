@@ -214,7 +214,11 @@ func (t Target) manifestJob(it ManifestItem) (*Job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("source of %s: %w", it.ID, err)
 	}
-	job, err := t.job(src, it.Sample)
+	req, err := NewRequest(src, t.Provider, t.Model, t.Params, t.Reason, it.Sample, t.Secrets...)
+	if err != nil {
+		return nil, err
+	}
+	job, err := t.job(src, req)
 	if err != nil {
 		return nil, err
 	}

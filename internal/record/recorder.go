@@ -48,8 +48,16 @@ func (t Target) Jobs(sources []*corpus.Case) (jobs []Job, skipped []string, err 
 			skipped = append(skipped, src.ID)
 			continue
 		}
+		req, err := NewRequest(src, t.Provider, t.Model, t.Params, t.Reason, 1, t.Secrets...)
+		if err != nil {
+			return nil, nil, err
+		}
+		// Redacting the conversation is the slow part of a job: it is done once per source,
+		// and the samples' requests differ in Sample alone.
 		for n := 1; n <= t.Samples; n++ {
-			job, err := t.job(src, n)
+			r := *req
+			r.Sample = n
+			job, err := t.job(src, &r)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -59,21 +67,34 @@ func (t Target) Jobs(sources []*corpus.Case) (jobs []Job, skipped []string, err 
 	return jobs, skipped, nil
 }
 
-func (t Target) job(src *corpus.Case, sample int) (Job, error) {
-	req, err := NewRequest(src, t.Provider, t.Model, t.Params, t.Reason, sample, t.Secrets...)
-	if err != nil {
-		return Job{}, err
-	}
-	if t.Prompt != nil {
-		opts := compact.Options{Reason: t.Reason}
-		if k := src.KeptTail; k > 0 && k < len(req.Messages) {
-			opts.KeptTail = compact.KeptTail{Count: k, Opening: Opening(req.Messages[len(req.Messages)-k])}
+// Reprompt returns jobs for t: the same sources, samples and redacted conversations, with
+// t's instruction and case files below t.Out. t differs from the target that made jobs in
+// Prompt and Out alone (internal/abtest asks two prompts on the same conversations, and
+// redacts each once).
+func (t Target) Reprompt(jobs []Job) ([]Job, error) {
+	out := make([]Job, len(jobs))
+	for i, j := range jobs {
+		r := *j.Request
+		r.Instruction = compact.BuildInstruction(keptTailOptions(j.Source, r.Messages, t.Reason))
+		job, err := t.job(j.Source, &r)
+		if err != nil {
+			return nil, err
 		}
-		if req.Instruction, err = t.Prompt(opts); err != nil {
+		out[i] = job
+	}
+	return out, nil
+}
+
+// job returns the job of src asking req (its conversation redacted, NewRequest), with t's
+// instruction when t has a Prompt.
+func (t Target) job(src *corpus.Case, req *Request) (Job, error) {
+	if t.Prompt != nil {
+		var err error
+		if req.Instruction, err = t.Prompt(keptTailOptions(src, req.Messages, t.Reason)); err != nil {
 			return Job{}, fmt.Errorf("build the instruction for %s: %w", src.ID, err)
 		}
 	}
-	id := CaseID(src, t.Provider, t.Model, sample)
+	id := CaseID(src, t.Provider, t.Model, req.Sample)
 	return Job{
 		Recording: Recording{Source: src, Request: req, ID: id, Endpoint: t.Endpoint},
 		Path:      CasePath(t.Out, id),

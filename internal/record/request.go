@@ -79,19 +79,25 @@ func NewRequest(c *corpus.Case, provider, model string, p Params, reason compact
 		return nil, fmt.Errorf("case %s has no conversation to send", c.ID)
 	}
 	msgs, n := redactMessages(c.Conversation, secrets)
-	opts := compact.Options{Reason: reason}
-	if k := c.KeptTail; k > 0 && k < len(msgs) {
-		opts.KeptTail = compact.KeptTail{Count: k, Opening: Opening(msgs[len(msgs)-k])}
-	}
 	return &Request{
 		Provider:    provider,
 		Model:       model,
 		Params:      p,
 		Messages:    msgs,
-		Instruction: compact.BuildInstruction(opts),
+		Instruction: compact.BuildInstruction(keptTailOptions(c, msgs, reason)),
 		Sample:      sample,
 		Redacted:    n,
 	}, nil
+}
+
+// keptTailOptions are the options of c's instruction: reason, and the kept-tail note when
+// c keeps a tail, quoting the opening of its first kept message as sent (msgs, redacted).
+func keptTailOptions(c *corpus.Case, msgs []corpus.Message, reason compact.Reason) compact.Options {
+	opts := compact.Options{Reason: reason}
+	if k := c.KeptTail; k > 0 && k < len(msgs) {
+		opts.KeptTail = compact.KeptTail{Count: k, Opening: Opening(msgs[len(msgs)-k])}
+	}
+	return opts
 }
 
 // openingWords and openingBytes bound the landmark quoted in the kept-tail note.

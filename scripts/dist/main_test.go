@@ -17,10 +17,12 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/internal/testhelp/testcmd"
+	"github.com/compacteval/compacteval/internal/testhelp/testdist"
 )
 
 // TestDistRuns builds the release archive of this machine's platform (linux/amd64 in CI;
-// one target, to keep the test short), checks it against SHA256SUMS, unpacks it and runs
+// one target, to keep the test short), or takes the one make test built with this program
+// (internal/testhelp/testdist), checks it against SHA256SUMS, unpacks it and runs
 // the binary in an empty folder: version prints the stamped version and commit, and run
 // on the embedded corpus writes a report.json that names them.
 func TestDistRuns(t *testing.T) {
@@ -36,12 +38,15 @@ func TestDistRuns(t *testing.T) {
 		t.Skipf("not in a git checkout: %v", err)
 	}
 	commit := strings.TrimSpace(string(head))
-	const version = "v0.0.0-disttest"
-	out := t.TempDir()
-	t.Chdir("../..")
-	var stdout, stderr strings.Builder
-	if code := run([]string{"-version", version, "-out", out, "-target", target, "-allow-dirty"}, &stdout, &stderr); code != 0 {
-		t.Fatalf("dist = exit %d, stderr:\n%s", code, stderr.String())
+	// The release make test built with this program, or one built here.
+	out, version, shared := testdist.Shared(t, func(v string) string { return ArchiveName(v, target) })
+	if !shared {
+		version, out = "v0.0.0-disttest", t.TempDir()
+		t.Chdir("../..")
+		var stdout, stderr strings.Builder
+		if code := run([]string{"-version", version, "-out", out, "-target", target, "-allow-dirty"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("dist = exit %d, stderr:\n%s", code, stderr.String())
+		}
 	}
 	name := ArchiveName(version, target)
 	archive, err := os.ReadFile(filepath.Join(out, name))

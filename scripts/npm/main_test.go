@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,10 +11,12 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/internal/testhelp/testcmd"
+	"github.com/compacteval/compacteval/internal/testhelp/testdist"
 )
 
 // TestNpmInstall packs the launcher and this platform's package from a dist archive built
-// by scripts/dist (one target), installs both tarballs with npm into an empty project with
+// by scripts/dist (one target; the one make test built, internal/testhelp/testdist, when
+// it did), installs both tarballs with npm into an empty project with
 // no registry (--offline, a fresh cache), and runs npx compacteval there: version, and run
 // with a TypeScript module extractor, as a Node project without Go would. It needs node and
 // npm, and skips without them.
@@ -30,16 +33,26 @@ func TestNpmInstall(t *testing.T) {
 	if nodeNames[goos] == "" || nodeNames[goarch] == "" {
 		t.Skipf("%s/%s has no npm package", goos, goarch)
 	}
-	const version = "v0.0.0-npmtest"
 	tmp := t.TempDir()
-	dist, out, packs, project := filepath.Join(tmp, "dist"), filepath.Join(tmp, "npm"), filepath.Join(tmp, "packs"), filepath.Join(tmp, "project")
+	out, packs, project := filepath.Join(tmp, "npm"), filepath.Join(tmp, "packs"), filepath.Join(tmp, "project")
 	for _, d := range []string{packs, project, filepath.Join(project, "src")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Chdir("../..")
-	sh(t, ".", "go", "run", "./scripts/dist", "-version", version, "-out", dist, "-target", goos+"/"+goarch, "-allow-dirty")
+	// The release make test built, or one built here.
+	dist, version, shared := testdist.Shared(t, func(v string) string {
+		ext := ".tar.gz"
+		if goos == "windows" {
+			ext = ".zip"
+		}
+		return fmt.Sprintf("compacteval_%s_%s_%s%s", v, goos, goarch, ext)
+	})
+	if !shared {
+		version, dist = "v0.0.0-npmtest", filepath.Join(tmp, "dist")
+		sh(t, ".", "go", "run", "./scripts/dist", "-version", version, "-out", dist, "-target", goos+"/"+goarch, "-allow-dirty")
+	}
 	var stdout, stderr strings.Builder
 	if code := run([]string{"-dist", dist, "-out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("npm = exit %d:\n%s", code, stderr.String())
@@ -49,8 +62,9 @@ func TestNpmInstall(t *testing.T) {
 	platform := "cli-" + nodeNames[goos] + "-" + nodeNames[goarch]
 	sh(t, filepath.Join(out, "compacteval"), "npm", append([]string{"pack", "--pack-destination", packs}, npm...)...)
 	sh(t, filepath.Join(out, platform), "npm", append([]string{"pack", "--pack-destination", packs}, npm...)...)
-	launcher := filepath.Join(packs, "compacteval-0.0.0-npmtest.tgz")
-	binary := filepath.Join(packs, "compacteval-"+platform+"-0.0.0-npmtest.tgz")
+	semver := strings.TrimPrefix(version, "v")
+	launcher := filepath.Join(packs, "compacteval-"+semver+".tgz")
+	binary := filepath.Join(packs, "compacteval-"+platform+"-"+semver+".tgz")
 
 	if err := os.WriteFile(filepath.Join(project, "package.json"), []byte(`{"name": "user-project", "private": true}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
