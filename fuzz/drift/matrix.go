@@ -307,8 +307,21 @@ func runJob(jb job, pairs []Pair, extractors []compact.Extractor, ops []Operator
 	s := makeSample(jb, pairs, ops)
 	j := newJudge(s)
 	res := result{ops: s.Ops, ambiguous: s.Ambiguous, found: s.Intended.Found, outcomes: make([]Outcome, len(extractors))}
+	// Extractors mostly agree: an extraction equal to an earlier one of this sample has its
+	// outcome, without a second walk over its lines.
+	got := make([]compact.Extraction, 0, len(extractors))
+next:
 	for i, e := range extractors {
-		res.outcomes[i] = j.outcome(e.Extract(s.Response))
+		x := e.Extract(s.Response)
+		for k, g := range got {
+			if g.OK == x.OK && (!x.OK || g.Summary == x.Summary) {
+				res.outcomes[i] = res.outcomes[k]
+				got = append(got, x)
+				continue next
+			}
+		}
+		res.outcomes[i] = j.outcome(x)
+		got = append(got, x)
 	}
 	return res
 }
