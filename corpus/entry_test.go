@@ -12,10 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// TestOpenLazy holds OpenLazy to Open: the same sources, problems, repeated files, digest
-// and entries, and Read gives the cases Open holds, from the files again, for corpora
-// with a case replaced by a later source, a case file read twice and one that does not
-// load.
+// TestOpenLazy holds OpenLazy, and OpenHolding with budgets that hold none, some and all
+// of the cases, to Open: the same sources, problems, repeated files, digest and entries,
+// and Read gives the cases Open holds, held or from the files again, for corpora with a
+// case replaced by a later source, a case file read twice and one that does not load.
 func TestOpenLazy(t *testing.T) {
 	dir := t.TempDir()
 	src, err := filepath.Glob("cases/eval/*.yaml")
@@ -36,48 +36,122 @@ func TestOpenLazy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lazy, err := corpus.OpenLazy(values)
-		if err != nil {
-			t.Fatal(err)
+		total := 0
+		for _, e := range whole.Entries() {
+			total += e.Bytes
 		}
-		if lazy.Cases != nil {
-			t.Errorf("OpenLazy(%q).Cases holds %d cases, want nil", values, len(lazy.Cases))
+		opens := map[string]func([]string) (*corpus.Corpus, error){
+			"OpenLazy":          corpus.OpenLazy,
+			"OpenHolding(0)":    func(v []string) (*corpus.Corpus, error) { return corpus.OpenHolding(v, 0) },
+			"OpenHolding(half)": func(v []string) (*corpus.Corpus, error) { return corpus.OpenHolding(v, total/2) },
+			"OpenHolding(all)":  func(v []string) (*corpus.Corpus, error) { return corpus.OpenHolding(v, total) },
 		}
-		ignore := cmpopts.IgnoreFields(corpus.Source{}, "Golden")
-		if diff := cmp.Diff(whole.Sources, lazy.Sources, ignore); diff != "" {
-			t.Errorf("OpenLazy(%q) sources mismatch (-Open +OpenLazy):\n%s", values, diff)
+		for name, open := range opens {
+			t.Run(name, func(t *testing.T) { checkLazy(t, values, whole, open) })
 		}
-		if diff := cmp.Diff(whole.Problems, lazy.Problems); diff != "" {
-			t.Errorf("OpenLazy(%q) problems mismatch (-Open +OpenLazy):\n%s", values, diff)
-		}
-		if diff := cmp.Diff(whole.Repeated, lazy.Repeated); diff != "" {
-			t.Errorf("OpenLazy(%q) repeated mismatch (-Open +OpenLazy):\n%s", values, diff)
-		}
-		if whole.Digest() != lazy.Digest() || whole.Digest() != corpus.Digest(whole.Cases) || whole.Len() != lazy.Len() || whole.Len() != len(whole.Cases) {
-			t.Errorf("OpenLazy(%q): digest %s and %d cases, Open: %s and %d", values, lazy.Digest(), lazy.Len(), whole.Digest(), whole.Len())
-		}
-		entries := lazy.Entries()
-		if diff := cmp.Diff(whole.Entries(), entries, cmpopts.IgnoreUnexported(corpus.Entry{})); diff != "" {
-			t.Errorf("OpenLazy(%q) entries mismatch (-Open +OpenLazy):\n%s", values, diff)
-		}
-		got, err := lazy.Read(entries)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(whole.Cases, got); diff != "" {
-			t.Errorf("OpenLazy(%q).Read mismatch (-Open +OpenLazy):\n%s", values, diff)
-		}
-		if len(got) > 0 && got[0] == whole.Cases[0] {
-			t.Errorf("Read returned Open's case: the test compares nothing")
-		}
-		if some, err := lazy.Read(entries[1:2]); err != nil || len(some) != 1 || some[0].ID != entries[1].ID {
-			t.Errorf("Read(entries[1:2]) = %d cases, %v; want %s", len(some), err, entries[1].ID)
-		}
+	}
+}
+
+// checkLazy holds a corpus that open reads from values to whole, which Open read.
+func checkLazy(t *testing.T, values []string, whole *corpus.Corpus, open func([]string) (*corpus.Corpus, error)) {
+	t.Helper()
+	lazy, err := open(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lazy.Cases != nil {
+		t.Errorf("OpenLazy(%q).Cases holds %d cases, want nil", values, len(lazy.Cases))
+	}
+	ignore := cmpopts.IgnoreFields(corpus.Source{}, "Golden")
+	if diff := cmp.Diff(whole.Sources, lazy.Sources, ignore); diff != "" {
+		t.Errorf("OpenLazy(%q) sources mismatch (-Open +OpenLazy):\n%s", values, diff)
+	}
+	if diff := cmp.Diff(whole.Problems, lazy.Problems); diff != "" {
+		t.Errorf("OpenLazy(%q) problems mismatch (-Open +OpenLazy):\n%s", values, diff)
+	}
+	if diff := cmp.Diff(whole.Repeated, lazy.Repeated); diff != "" {
+		t.Errorf("OpenLazy(%q) repeated mismatch (-Open +OpenLazy):\n%s", values, diff)
+	}
+	if whole.Digest() != lazy.Digest() || whole.Digest() != corpus.Digest(whole.Cases) || whole.Len() != lazy.Len() || whole.Len() != len(whole.Cases) {
+		t.Errorf("OpenLazy(%q): digest %s and %d cases, Open: %s and %d", values, lazy.Digest(), lazy.Len(), whole.Digest(), whole.Len())
+	}
+	entries := lazy.Entries()
+	if diff := cmp.Diff(whole.Entries(), entries, cmpopts.IgnoreUnexported(corpus.Entry{})); diff != "" {
+		t.Errorf("OpenLazy(%q) entries mismatch (-Open +OpenLazy):\n%s", values, diff)
+	}
+	got, err := lazy.Read(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(whole.Cases, got); diff != "" {
+		t.Errorf("OpenLazy(%q).Read mismatch (-Open +OpenLazy):\n%s", values, diff)
+	}
+	if len(got) > 0 && got[0] == whole.Cases[0] {
+		t.Errorf("Read returned Open's case: the test compares nothing")
+	}
+	if some, err := lazy.Read(entries[1:2]); err != nil || len(some) != 1 || some[0].ID != entries[1].ID {
+		t.Errorf("Read(entries[1:2]) = %d cases, %v; want %s", len(some), err, entries[1].ID)
 	}
 }
 
 // TestReadChanged: a case file changed or removed after OpenLazy is an error naming it.
 func TestReadChanged(t *testing.T) {
+	testReadChanged(t, corpus.OpenLazy)
+}
+
+// TestReadChangedHeld: OpenHolding reads again, and so finds changed, exactly the case
+// files whose cases it did not hold: none with a budget for both cases, one with a budget
+// for either but not both, and both with none.
+func TestReadChangedHeld(t *testing.T) {
+	testReadChanged(t, func(v []string) (*corpus.Corpus, error) { return corpus.OpenHolding(v, 0) })
+	for _, spare := range []int{0, 1} {
+		dir := t.TempDir()
+		src, err := filepath.Glob("cases/eval/*.yaml")
+		if err != nil || len(src) < 2 {
+			t.Fatalf("want two eval cases, got %v, %v", src, err)
+		}
+		var files []string
+		for _, f := range src[:2] {
+			files = append(files, filepath.Join(dir, "eval", filepath.Base(f)))
+			copyCase(t, f, files[len(files)-1])
+		}
+		probe, err := corpus.OpenLazy([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := probe.Read(probe.Entries())
+		both := probe.Entries()[0].Bytes + probe.Entries()[1].Bytes
+		c, err := corpus.OpenHolding([]string{dir}, both-1+spare)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f, append(data, "# a comment\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := c.Read(c.Entries())
+		named := 0
+		for _, f := range files {
+			if err != nil && strings.Contains(err.Error(), f) {
+				named++
+			}
+		}
+		switch {
+		case spare == 1 && (err != nil || len(got) != 2 || got[0].SHA256 != want[0].SHA256 || got[1].SHA256 != want[1].SHA256):
+			t.Errorf("OpenHolding with a budget for both cases: Read after a change = %d cases, %v; want both as they were opened", len(got), err)
+		case spare == 0 && (!errors.Is(err, corpus.ErrChanged) || named != 1):
+			t.Errorf("OpenHolding with a budget for one case: Read after a change of both = %v, want ErrChanged naming one file", err)
+		}
+	}
+}
+
+func testReadChanged(t *testing.T, open func([]string) (*corpus.Corpus, error)) {
+	t.Helper()
 	dir := t.TempDir()
 	src, err := filepath.Glob("cases/eval/*.yaml")
 	if err != nil || len(src) < 2 {
@@ -88,7 +162,7 @@ func TestReadChanged(t *testing.T) {
 		files = append(files, filepath.Join(dir, "eval", filepath.Base(f)))
 		copyCase(t, f, files[len(files)-1])
 	}
-	c, err := corpus.OpenLazy([]string{dir})
+	c, err := open([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}

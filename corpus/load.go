@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -61,12 +62,12 @@ func (ps Problems) Error() string {
 // symbolic link to a folder below dir are problems (neither is loaded), while a linked case
 // file is read and a dir that is itself a link is followed.
 func Load(dir string) ([]*Case, error) {
-	return cases(loadDir(dir, true))
+	return cases(loadDir(dir, holdAll))
 }
 
-// loadDir is Load; with keep false it keeps each case's Entry and how to read it again,
-// not the case.
-func loadDir(dir string, keep bool) ([]loaded, error) {
+// loadDir is Load, holding the cases h takes; of the others it keeps each case's Entry and
+// how to read it again.
+func loadDir(dir string, h *holder) ([]loaded, error) {
 	var files []string
 	var walkProblems Problems
 	walkRoot := dir
@@ -110,18 +111,18 @@ func loadDir(dir string, keep bool) ([]loaded, error) {
 		}
 		refs[i] = fileRef{name: f, parse: func() (*Case, error) { return ReadFile(f, id) }}
 	}
-	return loadFiles(refs, walkProblems, keep)
+	return loadFiles(refs, walkProblems, h)
 }
 
 // LoadFS reads every *.yaml file of fsys as a case whose id is its path without the
 // extension, as Load does for a folder of category folders. Problems name files as
 // label/path.
 func LoadFS(fsys fs.FS, label string) ([]*Case, error) {
-	return cases(loadFS(fsys, label, true))
+	return cases(loadFS(fsys, label, holdAll))
 }
 
-// loadFS is LoadFS; keep is loadDir's.
-func loadFS(fsys fs.FS, label string, keep bool) ([]loaded, error) {
+// loadFS is LoadFS; h is loadDir's.
+func loadFS(fsys fs.FS, label string, h *holder) ([]loaded, error) {
 	var refs []fileRef
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -142,7 +143,7 @@ func loadFS(fsys fs.FS, label string, keep bool) ([]loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read corpus %s: %w", label, err)
 	}
-	return loadFiles(refs, nil, keep)
+	return loadFiles(refs, nil, h)
 }
 
 // fileRef is one case file: its name in problems and how to read and parse it.
@@ -159,6 +160,35 @@ type loaded struct {
 	ref   fileRef
 }
 
+// holder decides which cases a corpus holds: all of them (Open), none (a nil holder), or
+// as many as fit in a budget of their texts' bytes (OpenHolding), whichever are parsed first.
+type holder struct {
+	all  bool
+	left atomic.Int64
+}
+
+// holdAll holds every case.
+var holdAll = &holder{all: true}
+
+// take reports whether to hold a case with n bytes of texts, and counts them if so.
+func (h *holder) take(n int) bool {
+	if h == nil {
+		return false
+	}
+	if h.all {
+		return true
+	}
+	for {
+		left := h.left.Load()
+		if int64(n) > left {
+			return false
+		}
+		if h.left.CompareAndSwap(left, left-int64(n)) {
+			return true
+		}
+	}
+}
+
 // cases returns the cases of ls, and err.
 func cases(ls []loaded, err error) ([]*Case, error) {
 	if ls == nil {
@@ -172,9 +202,9 @@ func cases(ls []loaded, err error) ([]*Case, error) {
 }
 
 // loadFiles parses files in parallel (YAML decoding dominates) and merges the results in
-// file order after the problems found walking the folder. With keep false, only the
-// entries of the cases are kept.
-func loadFiles(files []fileRef, walkProblems Problems, keep bool) ([]loaded, error) {
+// file order after the problems found walking the folder. It holds the cases h takes, and
+// only the entries of the others.
+func loadFiles(files []fileRef, walkProblems Problems, h *holder) ([]loaded, error) {
 	type result struct {
 		l   loaded
 		ok  bool
@@ -186,7 +216,7 @@ func loadFiles(files []fileRef, walkProblems Problems, keep bool) ([]loaded, err
 		results[i] = result{err: err}
 		if c != nil {
 			results[i].l, results[i].ok = loaded{entry: entryOf(c), ref: files[i]}, true
-			if keep {
+			if h.take(results[i].l.entry.Bytes) {
 				results[i].l.c = c
 			}
 		}
@@ -338,6 +368,17 @@ func (p *parser) done() Problems {
 func (p *parser) rawChars(data []byte) {
 	line, col := 1, 1
 	for i := 0; i < len(data); {
+		if c := data[i]; c < utf8.RuneSelf { // ASCII, most of a file: its controls are the problems
+			switch {
+			case c == '\n':
+				line, col = line+1, 0
+			case (c < ' ' && c != '\t') || c == 0x7f:
+				p.add(line, col, "raw %U in the file: write it as an escape in a double-quoted scalar (%s)", rune(c), strconv.QuoteRune(rune(c)))
+			}
+			i++
+			col++
+			continue
+		}
 		r, size := utf8.DecodeRune(data[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:

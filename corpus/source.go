@@ -75,15 +75,25 @@ func digest(es []Entry) string {
 // source has too replaces it; a case file an earlier source read already (the same real
 // path) is left out and listed in Corpus.Repeated. With no values the bundled corpus is
 // read. Case files that do not load are Corpus.Problems; a folder that cannot be read is an error.
-func Open(values []string) (*Corpus, error) { return open(values, true) }
+func Open(values []string) (*Corpus, error) { return open(values, holdAll) }
 
 // OpenLazy is Open without keeping the cases: it reads and checks every case file as Open
 // does (the same Problems, Sources, Repeated and Digest) but keeps only each case's Entry,
 // and Cases is nil. Read reads cases again from their files when they are needed, so a
 // caller that takes them a batch at a time holds one batch, whatever the corpus's size.
-func OpenLazy(values []string) (*Corpus, error) { return open(values, false) }
+func OpenLazy(values []string) (*Corpus, error) { return open(values, nil) }
 
-func open(values []string, keep bool) (*Corpus, error) {
+// OpenHolding is OpenLazy holding the cases whose texts (Entry.Bytes) fit together in
+// budget bytes, whichever are parsed first; Cases is nil. Read returns those without reading
+// their files again and reads the others, so a corpus that fits is read once, and a larger
+// one costs at most budget bytes of texts more than OpenLazy's.
+func OpenHolding(values []string, budget int) (*Corpus, error) {
+	h := &holder{}
+	h.left.Store(int64(budget))
+	return open(values, h)
+}
+
+func open(values []string, h *holder) (*Corpus, error) {
 	if len(values) == 0 {
 		values = []string{EmbeddedLabel}
 	}
@@ -97,12 +107,12 @@ func open(values []string, keep bool) (*Corpus, error) {
 		src := Source{Kind: "folder", Dir: v}
 		if v == EmbeddedLabel {
 			src = Source{Kind: EmbeddedLabel, Version: buildinfo.Version(), Golden: EmbeddedGolden()}
-			ls, err = loadFS(Embedded(), EmbeddedLabel, keep)
+			ls, err = loadFS(Embedded(), EmbeddedLabel, h)
 		} else {
 			if _, serr := os.Stat(v); serr != nil {
 				return nil, fmt.Errorf("corpus %s: %w", v, serr)
 			}
-			ls, err = loadDir(v, keep)
+			ls, err = loadDir(v, h)
 			if g := DefaultGolden(v); isDir(g) {
 				src.Golden = os.DirFS(g)
 			}
@@ -135,7 +145,7 @@ func open(values []string, keep bool) (*Corpus, error) {
 		out.Sources = append(out.Sources, src)
 	}
 	sort.Slice(out.entries, func(i, j int) bool { return out.entries[i].entry.ID < out.entries[j].entry.ID })
-	if keep {
+	if h == holdAll {
 		out.Cases, _ = cases(out.entries, nil)
 	}
 	return out, nil

@@ -42,10 +42,15 @@ func (in *inputs) register(fs *flag.FlagSet) {
 	fs.DurationVar(&in.timeout, "timeout", extractor.DefaultTimeout, "the longest wait for one answer of a module or command")
 }
 
-// open opens the extractors and reads the corpus lazily (corpus.OpenLazy): the pipeline
-// reads the cases again a batch at a time. The caller closes the extractors.
+// holdBytes is how many bytes of case texts a command holds from opening its corpus: a
+// corpus that fits (the bundled one has about 5 MB) is parsed once, a larger one is read
+// again a batch at a time, beyond these.
+const holdBytes = 8 << 20
+
+// open opens the extractors and reads the corpus (corpus.OpenHolding): the pipeline reads
+// the cases that were not held again a batch at a time. The caller closes the extractors.
 func (in *inputs) open(ctx context.Context, name string, stderr io.Writer) ([]*extractor.Extractor, *corpus.Corpus, bool) {
-	c, err := corpus.OpenLazy(in.corpora) // the stages read the cases a batch at a time
+	c, err := corpus.OpenHolding(in.corpora, holdBytes)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval %s: %v\n", name, err)
 		return nil, nil, false

@@ -15,7 +15,8 @@ import (
 )
 
 // copies writes n copies of the bundled eval case file (each under an id of its own, as
-// internal/cmd/bigcorpus does) in a new folder and opens it as run does (corpus.OpenLazy).
+// internal/cmd/bigcorpus does) in a new folder and opens it lazily (corpus.OpenLazy, as run
+// opens what does not fit in what it holds).
 func copies(t *testing.T, file string, n int) *corpus.Corpus {
 	t.Helper()
 	data, err := os.ReadFile(file)
