@@ -206,6 +206,12 @@ func (d *Doc) Sample() Sample {
 	}
 }
 
+// response is Sample().Response, without the rest.
+func (d *Doc) response() string {
+	out, spans := d.render()
+	return out[:d.cutAt(out, spans)]
+}
+
 // judge returns the intended result of the response out[:c].
 func (d *Doc) judge(out string, spans []span, c int) (corpus.Intended, bool) {
 	started := func(i int) bool {

@@ -58,6 +58,11 @@ type Sample struct {
 // comes last). The same base, seed and k always give the same Sample.
 func Mutate(base Pair, seed int64, k int) Sample {
 	r := newRand(seed)
+	return apply(base, r, pickOps(r, k))
+}
+
+// pickOps returns k operators chosen with r, in the order of Operators.
+func pickOps(r *rand.Rand, k int) []Operator {
 	ops := Operators()
 	k = max(0, min(k, MaxOps, len(ops)))
 	pick := make([]bool, len(ops))
@@ -70,7 +75,7 @@ func Mutate(base Pair, seed int64, k int) Sample {
 			chosen = append(chosen, op)
 		}
 	}
-	return apply(base, r, chosen)
+	return chosen
 }
 
 // MutateWith applies ops to base in the order given, with randomness from seed.
@@ -79,15 +84,21 @@ func MutateWith(base Pair, seed int64, ops ...Operator) Sample {
 }
 
 func apply(base Pair, r *rand.Rand, ops []Operator) Sample {
+	d, names := build(base, r, ops)
+	s := d.Sample()
+	s.Ops = names
+	return s
+}
+
+// build returns the document of base with ops applied, and the operators' names.
+func build(base Pair, r *rand.Rand, ops []Operator) (*Doc, []string) {
 	d := NewDoc(base)
 	names := make([]string, 0, len(ops))
 	for _, op := range ops {
 		op.Apply(d, r)
 		names = append(names, op.Name)
 	}
-	s := d.Sample()
-	s.Ops = names
-	return s
+	return d, names
 }
 
 // newRand returns the generator for seed. The seed goes through SplitMix64 first: PCG states

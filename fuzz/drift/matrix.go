@@ -294,13 +294,23 @@ func run(jobs []job, pairs []Pair, extractors []compact.Extractor, ops []Operato
 func parallel(n int, f func(i int)) { par.Do(n, f) }
 
 func makeSample(jb job, pairs []Pair, ops []Operator) Sample {
+	d, names := jobDoc(jb, pairs, ops)
+	s := d.Sample()
+	s.Ops = names
+	return s
+}
+
+// jobDoc returns the document of jb's sample, as Mutate or MutateWith makes it, and its
+// operators' names.
+func jobDoc(jb job, pairs []Pair, ops []Operator) (*Doc, []string) {
+	r := newRand(jb.seed)
 	switch jb.op {
 	case -1:
-		return MutateWith(pairs[jb.pair], jb.seed)
+		return build(pairs[jb.pair], r, nil)
 	case -2:
-		return Mutate(pairs[jb.pair], jb.seed, jb.k)
+		return build(pairs[jb.pair], r, pickOps(r, jb.k))
 	}
-	return MutateWith(pairs[jb.pair], jb.seed, ops[jb.op])
+	return build(pairs[jb.pair], r, ops[jb.op:jb.op+1])
 }
 
 func runJob(jb job, pairs []Pair, extractors []compact.Extractor, ops []Operator) result {
@@ -353,6 +363,9 @@ func Responses(pairs []Pair, seed int64, n int) []string {
 	jobs := plan(len(pairs), seed, n, len(Operators()))
 	ops := Operators()
 	out := make([]string, len(jobs))
-	parallel(len(jobs), func(i int) { out[i] = makeSample(jobs[i], pairs, ops).Response })
+	parallel(len(jobs), func(i int) { // the response alone: no intended summary, no analysis lines
+		d, _ := jobDoc(jobs[i], pairs, ops)
+		out[i] = d.response()
+	})
 	return out
 }

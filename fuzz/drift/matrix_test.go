@@ -2,6 +2,7 @@ package drift_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/compacteval/compacteval/compact"
@@ -178,5 +179,33 @@ func TestSamples(t *testing.T) {
 	}
 	if got := drift.Samples(0); got != 0 {
 		t.Errorf("Samples(0) = %d, want 0", got)
+	}
+}
+
+// TestResponsesAreMatrixs: Responses gives exactly the texts Matrix hands its extractors,
+// each as often, so that an external extractor sent them ahead is asked nothing again.
+func TestResponsesAreMatrixs(t *testing.T) {
+	pairs := corpusPairs(t)
+	const seed, n = 5, 3
+	var mu sync.Mutex
+	seen := map[string]int{}
+	record := compact.Extractor{Name: "record", Extract: func(text string) compact.Extraction {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[text]++
+		return compact.Extract(text)
+	}}
+	drift.Matrix(pairs, []compact.Extractor{record}, seed, n)
+	responses := drift.Responses(pairs, seed, n)
+	if len(responses) != drift.Samples(n) {
+		t.Fatalf("Responses gives %d texts, want Samples(%d) = %d", len(responses), n, drift.Samples(n))
+	}
+	for _, r := range responses {
+		seen[r]--
+	}
+	for text, k := range seen {
+		if k != 0 {
+			t.Fatalf("Matrix extracts %q %+d times more than Responses gives it", text[:min(len(text), 80)], k)
+		}
 	}
 }
