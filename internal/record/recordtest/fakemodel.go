@@ -413,11 +413,18 @@ var (
 	fakeFile  = regexp.MustCompile(`^[\w-]+\.[a-z]{1,4}$`)
 )
 
+// mayBeError reports whether l holds a word fakeError looks for, in any case: most lines
+// hold none, and the regular expression is slow on them.
+func mayBeError(l string) bool {
+	return strings.Contains(l, "FAIL") || strings.Contains(l, "panic:") || strings.Contains(l, "undefined:") ||
+		strings.Contains(strings.ToLower(l), "error")
+}
+
 // errorLines returns a message's error lines, eight words each, at most three.
 func errorLines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		if fakeError.MatchString(l) && len(out) < 3 {
+		if len(out) < 3 && mayBeError(l) && fakeError.MatchString(l) {
 			out = append(out, words(l, 8))
 		}
 	}
