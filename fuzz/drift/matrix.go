@@ -31,25 +31,40 @@ func Judge(s Sample, e compact.Extraction) Outcome {
 
 // judge holds what every extraction of one sample is compared with.
 type judge struct {
-	s        Sample
-	analysis map[string]bool
-	// intended maps each distinct line of the intended summary to its index.
-	intended map[string]int
+	s Sample
+	// lines maps each analysis line and each distinct line of the intended summary to
+	// what it is: one look-up a line of an extraction.
+	lines map[string]judgedLine
+	// intended counts the distinct lines of the intended summary.
+	intended int
 	// intendedLeaks says whether the intended summary itself holds an analysis line (a cut
 	// can leave one as its last line), so that an exact extraction needs no second look.
 	intendedLeaks bool
 }
 
+// judgedLine is what a line is to a judge: an analysis line, the line of the intended
+// summary with an index (-1 when it is none), or both.
+type judgedLine struct {
+	intended int
+	analysis bool
+}
+
 func newJudge(s Sample) *judge {
-	j := &judge{s: s, analysis: make(map[string]bool, len(s.Analysis)), intended: map[string]int{}}
+	j := &judge{s: s, lines: make(map[string]judgedLine, len(s.Analysis))}
 	for _, l := range s.Analysis {
-		j.analysis[l] = true
+		j.lines[l] = judgedLine{intended: -1, analysis: true}
 	}
 	eachLine(s.Intended.Summary, func(l string) {
-		if _, dup := j.intended[l]; !dup {
-			j.intended[l] = len(j.intended)
+		jl, seen := j.lines[l]
+		if !seen {
+			jl.intended = -1
 		}
-		j.intendedLeaks = j.intendedLeaks || j.analysis[l]
+		if jl.intended < 0 {
+			jl.intended = j.intended
+			j.intended++
+			j.lines[l] = jl
+		}
+		j.intendedLeaks = j.intendedLeaks || jl.analysis
 	})
 	return j
 }
@@ -63,21 +78,25 @@ func (j *judge) outcome(e compact.Extraction) Outcome {
 	if !j.s.Ambiguous {
 		o.Exact = !in.Found && !e.OK
 	}
-	held := make([]bool, len(j.intended))
+	held := make([]bool, j.intended)
 	n := 0
 	if e.OK {
 		eachLine(e.Summary, func(l string) {
-			if j.analysis[l] {
+			jl, ok := j.lines[l]
+			if !ok {
+				return
+			}
+			if jl.analysis {
 				o.Leaked = true
 			}
-			if i, ok := j.intended[l]; ok && !held[i] {
+			if i := jl.intended; i >= 0 && !held[i] {
 				held[i] = true
 				n++
 			}
 		})
 	}
 	if !j.s.Ambiguous && in.Found {
-		o.Lost = !e.OK || 2*n < len(j.intended)
+		o.Lost = !e.OK || 2*n < j.intended
 	}
 	return o
 }
