@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// TestOpenLazy holds OpenLazy, and OpenHolding with budgets that hold none, some and all
-// of the cases, to Open: the same sources, problems, repeated files, digest and entries,
+// TestOpenLazy holds OpenLazy, and OpenHolding with budgets of none, half and all of the
+// cases' texts, to Open: the same sources, problems, repeated files, digest and entries,
 // and Read gives the cases Open holds, held or from the files again, for corpora with a
 // case replaced by a later source, a case file read twice and one that does not load.
 func TestOpenLazy(t *testing.T) {
@@ -99,9 +99,9 @@ func TestReadChanged(t *testing.T) {
 	testReadChanged(t, corpus.OpenLazy)
 }
 
-// TestReadChangedHeld: OpenHolding reads again, and so finds changed, exactly the case
-// files whose cases it did not hold: none with a budget for both cases, one with a budget
-// for either but not both, and both with none.
+// TestReadChangedHeld: OpenHolding holds every case or none: with a budget for both
+// cases Read finds neither changed, with a budget a byte short of that, or none, it reads
+// both again and finds both changed.
 func TestReadChangedHeld(t *testing.T) {
 	testReadChanged(t, func(v []string) (*corpus.Corpus, error) { return corpus.OpenHolding(v, 0) })
 	for _, spare := range []int{0, 1} {
@@ -144,8 +144,8 @@ func TestReadChangedHeld(t *testing.T) {
 		switch {
 		case spare == 1 && (err != nil || len(got) != 2 || got[0].SHA256 != want[0].SHA256 || got[1].SHA256 != want[1].SHA256):
 			t.Errorf("OpenHolding with a budget for both cases: Read after a change = %d cases, %v; want both as they were opened", len(got), err)
-		case spare == 0 && (!errors.Is(err, corpus.ErrChanged) || named != 1):
-			t.Errorf("OpenHolding with a budget for one case: Read after a change of both = %v, want ErrChanged naming one file", err)
+		case spare == 0 && (!errors.Is(err, corpus.ErrChanged) || named != 2):
+			t.Errorf("OpenHolding with a budget a byte short of both cases: Read after a change of both = %v, want ErrChanged naming both files", err)
 		}
 	}
 }

@@ -161,10 +161,12 @@ type loaded struct {
 }
 
 // holder decides which cases a corpus holds: all of them (Open), none (a nil holder), or
-// as many as fit in a budget of their texts' bytes (OpenHolding), whichever are parsed first.
+// while they fit in a budget of their texts' bytes (OpenHolding, which drops them all when
+// one did not fit).
 type holder struct {
-	all  bool
-	left atomic.Int64
+	all     bool
+	left    atomic.Int64
+	refused atomic.Bool
 }
 
 // holdAll holds every case.
@@ -181,6 +183,7 @@ func (h *holder) take(n int) bool {
 	for {
 		left := h.left.Load()
 		if int64(n) > left {
+			h.refused.Store(true)
 			return false
 		}
 		if h.left.CompareAndSwap(left, left-int64(n)) {

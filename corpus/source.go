@@ -83,10 +83,10 @@ func Open(values []string) (*Corpus, error) { return open(values, holdAll) }
 // caller that takes them a batch at a time holds one batch, whatever the corpus's size.
 func OpenLazy(values []string) (*Corpus, error) { return open(values, nil) }
 
-// OpenHolding is OpenLazy holding the cases whose texts (Entry.Bytes) fit together in
-// budget bytes, whichever are parsed first; Cases is nil. Read returns those without reading
-// their files again and reads the others, so a corpus that fits is read once, and a larger
-// one costs at most budget bytes of texts more than OpenLazy's.
+// OpenHolding is OpenLazy holding every case when the texts (Entry.Bytes) of the case files
+// it reads, replaced ones too, fit together in budget bytes, and none otherwise; Cases is nil. Read returns held cases without
+// reading their files again, so a corpus that fits is parsed once, and a larger one is
+// OpenLazy's (while it is read, it holds up to budget bytes of texts).
 func OpenHolding(values []string, budget int) (*Corpus, error) {
 	h := &holder{}
 	h.left.Store(int64(budget))
@@ -143,6 +143,11 @@ func open(values []string, h *holder) (*Corpus, error) {
 			from[id] = len(out.Sources)
 		}
 		out.Sources = append(out.Sources, src)
+	}
+	if h != nil && h.refused.Load() { // all or none: a corpus that does not fit is read lazily
+		for i := range out.entries {
+			out.entries[i].c = nil
+		}
 	}
 	sort.Slice(out.entries, func(i, j int) bool { return out.entries[i].entry.ID < out.entries[j].entry.ID })
 	if h == holdAll {
