@@ -3,6 +3,7 @@ package recordtest
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -151,5 +152,30 @@ func TestFakeServes(t *testing.T) {
 		if res.StatusCode != 200 || !strings.Contains(string(text), tc.want) {
 			t.Errorf("POST %s = %d %s, want 200 and %q", tc.path, res.StatusCode, text, tc.want)
 		}
+	}
+}
+
+// TestMayBeError: every line fakeError matches passes mayBeError, its prefilter, on random
+// lines of the pattern's words in every case, their pieces and other words.
+func TestMayBeError(t *testing.T) {
+	words := []string{"error", "Error", "ERROR", "errors", "fail", "FAIL", "Failed", "failure", "panic:", "PANIC:", "panic",
+		"undefined:", "Undefined:", "undefined", "err", "or", "ok", "x", " ", ":", "\u0130", "\u212a", "_", "-"}
+	rng := rand.New(rand.NewPCG(9, 10))
+	matched := 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(6) {
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		l := b.String()
+		if fakeError.MatchString(l) {
+			matched++
+			if !mayBeError(l) {
+				t.Fatalf("mayBeError(%q) = false, but fakeError matches it", l)
+			}
+		}
+	}
+	if matched < 1000 {
+		t.Fatalf("fakeError matched %d of the lines: the test checks too little", matched)
 	}
 }
