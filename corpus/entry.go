@@ -53,6 +53,20 @@ func textBytes(c *Case) int {
 	return n
 }
 
+// Held reports whether c holds every case, so that Read reads no file: a corpus of Open,
+// or of OpenHolding within its budget.
+func (c *Corpus) Held() bool {
+	if c.Cases != nil || c.entries == nil {
+		return true
+	}
+	for _, l := range c.entries {
+		if l.c == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Len returns the number of cases.
 func (c *Corpus) Len() int {
 	if c.Cases != nil {

@@ -198,3 +198,34 @@ func copyCase(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestHeld: Held says whether Read reads no file: true for Open and for OpenHolding within
+// its budget, false for OpenLazy and for OpenHolding over it.
+func TestHeld(t *testing.T) {
+	lazy, err := corpus.OpenLazy(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, e := range lazy.Entries() {
+		total += e.Bytes
+	}
+	for _, tc := range []struct {
+		name string
+		open func() (*corpus.Corpus, error)
+		want bool
+	}{
+		{"Open", func() (*corpus.Corpus, error) { return corpus.Open(nil) }, true},
+		{"OpenLazy", func() (*corpus.Corpus, error) { return corpus.OpenLazy(nil) }, false},
+		{"OpenHolding within", func() (*corpus.Corpus, error) { return corpus.OpenHolding(nil, total) }, true},
+		{"OpenHolding a byte short", func() (*corpus.Corpus, error) { return corpus.OpenHolding(nil, total-1) }, false},
+	} {
+		c, err := tc.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Held(); got != tc.want {
+			t.Errorf("%s: Held() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -88,25 +88,28 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitError
 	}
 	defer extractor.CloseAll(exs)
-	// The cases and the eval cases wait in files beside -out until the reports are written:
-	// the run holds one at a time.
-	store, err := casefile.Create(existingDir(filepath.Dir(*out)))
-	if err != nil {
-		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
-		return exitError
+	opt := pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, EvalExtractor: *evalEx, Select: sel}
+	if !c.Held() {
+		// The cases and the eval cases wait in files beside -out until the reports are
+		// written: the run holds one at a time. A corpus small enough to be held keeps its
+		// results in the report, which writes the same files (TestRunStoredIsRunHeld).
+		store, err := casefile.Create(existingDir(filepath.Dir(*out)))
+		if err != nil {
+			fmt.Fprintf(stderr, "compacteval run: %v\n", err)
+			return exitError
+		}
+		defer store.Close()
+		evalStore, err := casefile.CreateEval(existingDir(filepath.Dir(*out)))
+		if err != nil {
+			fmt.Fprintf(stderr, "compacteval run: %v\n", err)
+			return exitError
+		}
+		defer evalStore.Close()
+		opt.Store, opt.EvalStore = store, evalStore
 	}
-	defer store.Close()
-	evalStore, err := casefile.CreateEval(existingDir(filepath.Dir(*out)))
-	if err != nil {
-		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
-		return exitError
-	}
-	defer evalStore.Close()
 	p := newProgress("run", stderr)
-	r, err := pipeline.Run(ctx, pipeline.Options{
-		Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n,
-		EvalExtractor: *evalEx, Select: sel, Progress: p.update, Store: store, EvalStore: evalStore,
-	})
+	opt.Progress = p.update
+	r, err := pipeline.Run(ctx, opt)
 	p.done()
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval run: %v\n", err)
