@@ -4,6 +4,7 @@ import "strings"
 
 // summaryIndex holds a summary in the forms facts are matched against.
 type summaryIndex struct {
+	text string // the summary as given
 	norm string // normText of the whole summary
 	// idents holds every name and qualified name in the summary and each part of the
 	// qualified ones, lowercased; code holds those written as code: shaped, followed by
@@ -20,6 +21,7 @@ type summaryIndex struct {
 
 func newSummaryIndex(summary string) *summaryIndex {
 	x := &summaryIndex{
+		text:     summary,
 		norm:     normLines(summary),
 		idents:   map[string]bool{},
 		code:     map[string]bool{},
