@@ -329,7 +329,9 @@ func (p *prepared) score(summary string, r Result) Result {
 		if recentLine(l) {
 			recent.WriteString(kept + "\n")
 		}
-		if !userSection(l) {
+		if !userSection(l) && kept == "" {
+			// Only a whole line copied from a user's message (or an empty line) makes
+			// kept empty; otherwise the user's lines changed nothing and kept stands.
 			kept, _, _ = p.copies.maskCopied(l.text, true, true)
 		}
 		userOK.WriteString(kept + "\n")
