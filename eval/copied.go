@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"hash/fnv"
 	"strings"
 	"unicode"
 
@@ -45,7 +44,7 @@ func newCopySources(msgs []corpus.Message) copySources {
 }
 
 func (c copySource) add(text string, runs bool) {
-	for _, line := range strings.Split(text, "\n") {
+	for line := range strings.SplitSeq(text, "\n") {
 		if n := normText(line); len(n) >= minCopiedLine {
 			c.lines[hashString(n)] = struct{}{}
 		}
@@ -70,19 +69,32 @@ func quotable(line string) bool {
 // it whole.
 const minCopiedLine = 12
 
+// hashString is FNV-1a (hash/fnv's New64a) of s, without allocating.
 func hashString(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
+	return fnvAdd(fnvOffset, s)
 }
 
+// hashWords is FNV-1a of the words, each followed by a zero byte.
 func hashWords(words []string) uint64 {
-	h := fnv.New64a()
+	h := uint64(fnvOffset)
 	for _, w := range words {
-		h.Write([]byte(w))
-		h.Write([]byte{0})
+		h = fnvAdd(h, w)
+		h *= fnvPrime // h ^= 0
 	}
-	return h.Sum64()
+	return h
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvAdd(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
 }
 
 // maskCopied returns line without its copied words: all of them when an assistant or tool
@@ -99,40 +111,44 @@ func (s copySources) maskCopied(line string, userSection, quotes bool) (kept str
 	}
 	var fs []field
 	start := -1
-	for i, r := range line + " " {
+	addField := func(end int) {
+		if n := normText(line[start:end]); n != "" {
+			fs = append(fs, field{start, end, n})
+		}
+		start = -1
+	}
+	for i, r := range line {
 		if unicode.IsSpace(r) {
 			if start >= 0 {
-				if n := normText(line[start:i]); n != "" {
-					fs = append(fs, field{start, i, n})
-				}
-				start = -1
+				addField(i)
 			}
 		} else if start < 0 {
 			start = i
 		}
 	}
-	sources := []copySource{s.others}
-	if !userSection {
-		sources = append(sources, s.user)
+	if start >= 0 {
+		addField(len(line))
 	}
 	if n := normText(line); len(n) >= minCopiedLine {
 		h := hashString(n)
-		for _, src := range sources {
-			if _, ok := src.lines[h]; ok {
-				return "", len(fs), len(fs)
-			}
+		_, ok := s.others.lines[h]
+		if !ok && !userSection {
+			_, ok = s.user.lines[h]
+		}
+		if ok {
+			return "", len(fs), len(fs)
 		}
 	}
 	if len(fs) < CopyRun || quotes && quotable(line) {
 		return line, 0, len(fs)
 	}
 	covered := make([]bool, len(fs))
-	run := make([]string, CopyRun)
 	for i := 0; i+CopyRun <= len(fs); i++ {
-		for k := range run {
-			run[k] = fs[i+k].norm
+		h := uint64(fnvOffset) // hashWords of the run's words
+		for _, f := range fs[i : i+CopyRun] {
+			h = fnvAdd(h, f.norm) * fnvPrime
 		}
-		if _, ok := s.others.runs[hashWords(run)]; ok {
+		if _, ok := s.others.runs[h]; ok {
 			for k := i; k < i+CopyRun; k++ {
 				covered[k] = true
 			}

@@ -1,9 +1,13 @@
 package eval
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // summaryIndex holds a summary in the forms facts are matched against.
 type summaryIndex struct {
+	text string // the summary as given
 	norm string // normText of the whole summary
 	// idents holds every name and qualified name in the summary and each part of the
 	// qualified ones, lowercased; code holds those written as code: shaped, followed by
@@ -14,36 +18,38 @@ type summaryIndex struct {
 	paths, suffixes, prefixes map[string]bool
 	words                     map[string]bool   // stemmed content words
 	quants                    quantityIndex     // numbers and the words after them
-	lineWords                 []map[string]bool // stemmed content words per line
-	states                    stateIndex        // lines that say a state of work
+	lineWords                 []map[string]bool // stemmed content words per line; see holdsLineWords
+	lineWordsRead             bool
+	states                    stateIndex // lines that say a state of work
 }
 
 func newSummaryIndex(summary string) *summaryIndex {
+	// Maps sized for the summary's words, so that they rarely grow while filled: a
+	// word is 6 or 7 bytes with its space, and a summary repeats many.
+	n := len(summary) / 16
 	x := &summaryIndex{
+		text:     summary,
 		norm:     normLines(summary),
-		idents:   map[string]bool{},
-		code:     map[string]bool{},
-		paths:    map[string]bool{},
-		suffixes: map[string]bool{},
-		prefixes: map[string]bool{},
-		words:    map[string]bool{},
-		quants:   quantityIndex{},
+		idents:   make(map[string]bool, n),
+		code:     make(map[string]bool, n/4),
+		paths:    make(map[string]bool, n/16),
+		suffixes: make(map[string]bool, n/8),
+		prefixes: make(map[string]bool, n/8),
+		words:    make(map[string]bool, n),
+		quants:   make(quantityIndex, n/16),
 	}
-	for _, l := range strings.Split(x.norm, "\n") {
-		x.quants.addLine(l)
-		x.states.addLine(l)
-		if l != "" {
-			w := map[string]bool{}
-			eachWord(l, func(s string) bool { w[s] = true; return true })
-			x.lineWords = append(x.lineWords, w)
-		}
+	var words []string // the words of a line, reused
+	for l := range strings.SplitSeq(x.norm, "\n") {
+		words = slices.AppendSeq(words[:0], strings.FieldsSeq(l))
+		x.quants.addLine(words)
+		x.states.addLine(words)
 	}
 	x.indexNames(summary)
 	scanChunks(summary, func(c string, call bool) {
 		if strings.Contains(c, "://") {
 			return
 		}
-		for _, part := range strings.Split(c, "=") {
+		for part := range strings.SplitSeq(c, "=") {
 			x.addPath(trimChunk(part))
 		}
 	})
@@ -83,7 +89,7 @@ func (x *summaryIndex) indexLine(s string, code bool) {
 			}
 		}
 		if start >= 0 {
-			run := strings.Trim(s[start:i], ".:")
+			run := trimDots(s[start:i])
 			asCode := code || ticks%2 == 1 || i < len(s) && s[i] == '('
 			x.addName(run, asCode)
 			start = -1
@@ -97,13 +103,33 @@ func (x *summaryIndex) indexLine(s string, code bool) {
 // normLines is normText line by line, the lines joined by "\n": keys hold no line break,
 // so no key matches across two lines, and removing a line never makes one match.
 func normLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = normText(l)
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		j := strings.IndexByte(s, '\n')
+		if j < 0 {
+			writeNormText(&b, s)
+			return b.String()
+		}
+		writeNormText(&b, s[:j])
+		b.WriteByte('\n')
+		s = s[j+1:]
 	}
-	return strings.Join(lines, "\n")
 }
 
+// trimDots is strings.Trim(run, ".:").
+func trimDots(run string) string {
+	for run != "" && (run[0] == '.' || run[0] == ':') {
+		run = run[1:]
+	}
+	for run != "" && (run[len(run)-1] == '.' || run[len(run)-1] == ':') {
+		run = run[:len(run)-1]
+	}
+	return run
+}
+
+// addName indexes a run of name characters, dots and colons, which are all ASCII: its
+// parts lowercased are parts of it lowercased.
 func (x *summaryIndex) addName(run string, asCode bool) {
 	if run == "" {
 		return
@@ -113,11 +139,22 @@ func (x *summaryIndex) addName(run string, asCode bool) {
 	if asCode || shaped(run) {
 		x.code[lower] = true
 	}
-	if !strings.ContainsAny(run, ".:") {
+	if strings.IndexByte(run, '.') < 0 && strings.IndexByte(run, ':') < 0 {
 		return
 	}
-	for _, p := range strings.FieldsFunc(run, func(r rune) bool { return r == '.' || r == ':' }) {
-		lp := strings.ToLower(p)
+	start := -1 // the parts between dots and colons, as strings.FieldsFunc splits them
+	for i := 0; i <= len(run); i++ {
+		if i < len(run) && run[i] != '.' && run[i] != ':' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start < 0 {
+			continue
+		}
+		p, lp := run[start:i], lower[start:i]
+		start = -1
 		x.idents[lp] = true
 		if asCode || shaped(p) {
 			x.code[lp] = true
@@ -249,7 +286,18 @@ func (x *summaryIndex) holdsWords(words []string) bool {
 }
 
 // holdsLineWords reports whether one line of the summary holds at least half of words.
+// Only to-do items need the words per line: they are read when first asked for.
 func (x *summaryIndex) holdsLineWords(words []string) bool {
+	if !x.lineWordsRead {
+		for l := range strings.SplitSeq(x.norm, "\n") {
+			if l != "" {
+				w := map[string]bool{}
+				eachWord(l, func(s string) bool { w[s] = true; return true })
+				x.lineWords = append(x.lineWords, w)
+			}
+		}
+		x.lineWordsRead = true
+	}
 	for _, line := range x.lineWords {
 		hit := 0
 		for _, w := range words {

@@ -222,8 +222,8 @@ var monthNames = set("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "se
 // words up to three after it ("%" for a percentage).
 type quantityIndex map[string]bool
 
-func (q quantityIndex) addLine(line string) {
-	words := strings.Fields(line)
+// addLine indexes the words of a line (strings.Fields of it).
+func (q quantityIndex) addLine(words []string) {
 	for k, w := range words {
 		num, rest := leadingNumber(strings.TrimLeft(w, "(~≈"))
 		if num == "" {

@@ -329,15 +329,19 @@ func (p *prepared) score(summary string, r Result) Result {
 		if recentLine(l) {
 			recent.WriteString(kept + "\n")
 		}
-		if !userSection(l) {
+		if !userSection(l) && kept == "" {
+			// Only a whole line copied from a user's message (or an empty line) makes
+			// kept empty; otherwise the user's lines changed nothing and kept stands.
 			kept, _, _ = p.copies.maskCopied(l.text, true, true)
 		}
 		userOK.WriteString(kept + "\n")
 	}
+	// The four texts are often equal (nothing copied, a summary read whole): an index
+	// depends on its text alone, so equal texts share one.
 	whole := newSummaryIndex(all.String()) // for what the summary re-tells: copying is no excuse
-	idx := newSummaryIndex(credited.String())
-	rec := newSummaryIndex(recent.String())
-	constr := newSummaryIndex(userOK.String()) // constraints are to be kept word for word
+	idx := sharedIndex(credited.String(), whole)
+	rec := sharedIndex(recent.String(), idx, whole)
+	constr := sharedIndex(userOK.String(), idx, whole) // constraints are to be kept word for word
 	if analysis := lay.text(func(l sline) bool { return !scored(l) }); strings.TrimSpace(analysis) != "" {
 		a := &AnalysisPart{Tokens: EstimateTextTokens(analysis)}
 		ax := newSummaryIndex(analysis)
@@ -379,7 +383,10 @@ func (p *prepared) score(summary string, r Result) Result {
 		r.WeightedCoverage.count(f.Weight, held)
 		r.CoverageCurve[last*10/cut].count(held)
 		if inWindow {
-			recent := rec.holds(&f)
+			recent := held // holds depends on the index and the fact alone
+			if rec != idx {
+				recent = rec.holds(&f)
+			}
 			r.BoundaryCoverage.count(recent)
 			r.WeightedBoundaryCoverage.count(f.Weight, recent)
 			wf := WindowFact{Fact: f, Held: recent}
@@ -434,6 +441,16 @@ func (p *prepared) score(summary string, r Result) Result {
 		r.Score = headline(r)
 	}
 	return r
+}
+
+// sharedIndex returns the first of built whose text is text, else a new index of text.
+func sharedIndex(text string, built ...*summaryIndex) *summaryIndex {
+	for _, x := range built {
+		if x.text == text {
+			return x
+		}
+	}
+	return newSummaryIndex(text)
 }
 
 // MinWindowFacts is the fewest facts a judgement of boundary coverage rests on. With one

@@ -146,8 +146,8 @@ type stateLine struct {
 	words, classes map[string]bool
 }
 
-func (x *stateIndex) addLine(line string) {
-	fields := strings.Fields(line)
+// addLine indexes the words of a line (strings.Fields of it).
+func (x *stateIndex) addLine(fields []string) {
 	var classes map[string]bool
 	for _, w := range fields {
 		t := strings.ToLower(trimWord(w))

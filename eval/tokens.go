@@ -53,20 +53,38 @@ func pluralParen(s string) bool {
 // trimChunk removes the sentence punctuation around a chunk, a trailing ":12" or
 // ":12:3" location and a "#L12" anchor.
 func trimChunk(c string) string {
-	c = strings.TrimRight(c, ".,:;!?")
-	c = strings.TrimLeft(c, ":")
+	c = trimSentencePunct(c)
+	for c != "" && c[0] == ':' {
+		c = c[1:]
+	}
 	if j := strings.Index(c, "#L"); j > 0 {
 		c = c[:j]
 	}
 	for k := 0; k < 2; k++ {
 		j := strings.LastIndexByte(c, ':')
-		if j <= 0 || j == len(c)-1 || strings.Trim(c[j+1:], "0123456789") != "" {
+		if j <= 0 || j == len(c)-1 || !allDigits(c[j+1:]) {
 			break
 		}
 		c = c[:j]
 	}
-	return strings.TrimRight(c, ".,:;!?")
+	return trimSentencePunct(c)
 }
+
+// trimSentencePunct is strings.TrimRight(c, ".,:;!?") without building the cutset's set
+// at every call.
+func trimSentencePunct(c string) string {
+	for c != "" && sentencePunct[c[len(c)-1]] {
+		c = c[:len(c)-1]
+	}
+	return c
+}
+
+var sentencePunct = func() (set [256]bool) {
+	for _, c := range []byte(".,:;!?") {
+		set[c] = true
+	}
+	return set
+}()
 
 // pathKey returns the normalized path in c when c looks like a path: lowercase, without a
 // leading "./" or a trailing "/". c looks like a path when it holds only path characters
@@ -365,8 +383,34 @@ var commonTypes = set(
 // normText is the form texts are compared in: lowercase, without quotes, backticks and
 // asterisks, whitespace collapsed to single spaces.
 func normText(s string) string {
+	if isNormText(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
+	writeNormText(&b, s)
+	return b.String()
+}
+
+// isNormText reports whether normText(s) is s: ASCII without capitals, quotes, backticks,
+// asterisks or whitespace other than single spaces between other characters. Most words
+// of a summary are, and returning them saves a copy.
+func isNormText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, isUpper(c), c == '`', c == '"', c == '\'', c == '*',
+			c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return true
+}
+
+// writeNormText writes normText(s) to b.
+func writeNormText(b *strings.Builder, s string) {
+	start := b.Len()
 	space := false
 	for i := 0; i < len(s); i++ { // ASCII a byte at a time, the rest a rune at a time
 		c := s[i]
@@ -375,7 +419,7 @@ func normText(s string) string {
 			i += size - 1
 			switch {
 			case unicode.IsSpace(r):
-				space = b.Len() > 0
+				space = b.Len() > start
 				continue
 			case r == '‘' || r == '’' || r == '“' || r == '”':
 				continue
@@ -389,7 +433,7 @@ func normText(s string) string {
 		}
 		switch c {
 		case ' ', '\t', '\n', '\v', '\f', '\r':
-			space = b.Len() > 0
+			space = b.Len() > start
 			continue
 		case '`', '"', '\'', '*':
 			continue
@@ -403,7 +447,6 @@ func normText(s string) string {
 		}
 		b.WriteByte(c)
 	}
-	return b.String()
 }
 
 // asciiLower lowercases the ASCII letters of s only, so that byte offsets in the result
