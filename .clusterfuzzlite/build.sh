@@ -25,4 +25,5 @@ compile_native_go_fuzzer github.com/compacteval/compacteval/corpus FuzzParseCase
 compile_native_go_fuzzer github.com/compacteval/compacteval/fuzz/drift FuzzDrift fuzz_drift
 compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzScore fuzz_score
 compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzReadSession fuzz_read_session
+compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzFastPaths fuzz_fast_paths
 compile_native_go_fuzzer github.com/compacteval/compacteval/internal/render FuzzLineDiff fuzz_line_diff

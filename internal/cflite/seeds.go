@@ -99,6 +99,18 @@ var Targets = []Target{
 		}
 		return out
 	}},
+	{"fuzz_fast_paths", "eval", "FuzzFastPaths", func(in Inputs) [][]any {
+		var out [][]any
+		for _, c := range in.Cases { // the texts eval normalizes, indexes and masks
+			if c.Intended.Summary != "" {
+				out = append(out, []any{c.Intended.Summary})
+			}
+			for _, m := range c.Conversation {
+				out = append(out, []any{m.Text})
+			}
+		}
+		return out
+	}},
 	{"fuzz_line_diff", "internal/render", "FuzzLineDiff", func(in Inputs) [][]any {
 		var out [][]any
 		for _, c := range in.Cases { // a response against its intended summary
