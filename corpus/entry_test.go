@@ -107,16 +107,7 @@ func TestReadChanged(t *testing.T) {
 func TestReadChangedHeld(t *testing.T) {
 	testReadChanged(t, func(v []string) (*corpus.Corpus, error) { return corpus.OpenHolding(v, 0) })
 	for _, spare := range []int{0, 1} {
-		dir := t.TempDir()
-		src, err := filepath.Glob("cases/eval/*.yaml")
-		if err != nil || len(src) < 2 {
-			t.Fatalf("want two eval cases, got %v, %v", src, err)
-		}
-		var files []string
-		for _, f := range src[:2] {
-			files = append(files, filepath.Join(dir, "eval", filepath.Base(f)))
-			copyCase(t, f, files[len(files)-1])
-		}
+		dir, files := twoCases(t)
 		probe, err := corpus.OpenLazy([]string{dir})
 		if err != nil {
 			t.Fatal(err)
@@ -154,16 +145,7 @@ func TestReadChangedHeld(t *testing.T) {
 
 func testReadChanged(t *testing.T, open func([]string) (*corpus.Corpus, error)) {
 	t.Helper()
-	dir := t.TempDir()
-	src, err := filepath.Glob("cases/eval/*.yaml")
-	if err != nil || len(src) < 2 {
-		t.Fatalf("want two eval cases, got %v, %v", src, err)
-	}
-	var files []string
-	for _, f := range src[:2] {
-		files = append(files, filepath.Join(dir, "eval", filepath.Base(f)))
-		copyCase(t, f, files[len(files)-1])
-	}
+	dir, files := twoCases(t)
 	c, err := open([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +169,22 @@ func testReadChanged(t *testing.T, open func([]string) (*corpus.Corpus, error)) 
 	}
 }
 
+// twoCases copies the first two bundled eval cases into a new corpus folder and returns
+// it and the two files.
+func twoCases(t *testing.T) (dir string, files []string) {
+	t.Helper()
+	dir = t.TempDir()
+	src, err := filepath.Glob("cases/eval/*.yaml")
+	if err != nil || len(src) < 2 {
+		t.Fatalf("want two eval cases, got %v, %v", src, err)
+	}
+	for _, f := range src[:2] {
+		files = append(files, filepath.Join(dir, "eval", filepath.Base(f)))
+		copyCase(t, f, files[len(files)-1])
+	}
+	return dir, files
+}
+
 func copyCase(t *testing.T, from, to string) {
 	t.Helper()
 	data, err := os.ReadFile(from)
@@ -204,14 +202,7 @@ func copyCase(t *testing.T, from, to string) {
 // TestHeld: Held says whether Read reads no file: true for Open and for OpenHolding within
 // its budget, false for OpenLazy and for OpenHolding over it.
 func TestHeld(t *testing.T) {
-	dir := t.TempDir()
-	src, err := filepath.Glob("cases/eval/*.yaml")
-	if err != nil || len(src) < 2 {
-		t.Fatalf("want two eval cases, got %v, %v", src, err)
-	}
-	for _, f := range src[:2] {
-		copyCase(t, f, filepath.Join(dir, "eval", filepath.Base(f)))
-	}
+	dir, _ := twoCases(t)
 	values := []string{dir}
 	lazy, err := corpus.OpenLazy(values)
 	if err != nil {
