@@ -83,10 +83,11 @@ func Open(values []string) (*Corpus, error) { return open(values, holdAll) }
 // caller that takes them a batch at a time holds one batch, whatever the corpus's size.
 func OpenLazy(values []string) (*Corpus, error) { return open(values, nil) }
 
-// OpenHolding is OpenLazy holding every case when the texts (Entry.Bytes) of the case files
-// it reads, replaced ones too, fit together in budget bytes, and none otherwise; Cases is nil. Read returns held cases without
-// reading their files again, so a corpus that fits is parsed once, and a larger one is
-// OpenLazy's (while it is read, it holds up to budget bytes of texts).
+// OpenHolding is OpenLazy holding every case when the texts (Entry.Bytes) of the case
+// files it reads, replaced ones too, fit together in budget bytes, and none otherwise;
+// Cases is nil. Read returns held cases without reading their files again, so a corpus
+// that fits is parsed once, and a larger one is OpenLazy's (while it is read, it holds up
+// to budget bytes of texts).
 func OpenHolding(values []string, budget int) (*Corpus, error) {
 	h := &holder{}
 	h.left.Store(int64(budget))

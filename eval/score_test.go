@@ -240,6 +240,21 @@ func TestScore(t *testing.T) {
 	}
 }
 
+// TestScoreCopiedUserLine: a user's message copied whole into a section that does not list
+// the user's messages earns no coverage (copying is no summary), but it still keeps the
+// user's constraint word for word: the constraints are judged on the summary with only
+// the copies of assistant and tool messages masked.
+func TestScoreCopiedUserLine(t *testing.T) {
+	copied := "8. Current Work:\n   The nightly export in jobs/export.py times out. Never print the DATABASE_URL secret."
+	r := Score(scoreInput(copied), Options{})
+	if r.ConstraintsVerbatim != (Share{1, 1}) {
+		t.Errorf("Score(copied) constraints %+v, want 1/1: the constraint is in the summary word for word", r.ConstraintsVerbatim)
+	}
+	if r.Coverage.Hit != 0 || r.Copied.Hit == 0 {
+		t.Errorf("Score(copied) coverage %+v, copied %+v; want no coverage from a copied line, and the copy counted", r.Coverage, r.Copied)
+	}
+}
+
 func TestScoreEmpty(t *testing.T) {
 	// Nothing to count is not a perfect score: every share says so.
 	r := Score(Input{ID: "empty", Response: "<analysis>only</analysis>"}, Options{})

@@ -84,7 +84,11 @@ func MutateWith(base Pair, seed int64, ops ...Operator) Sample {
 }
 
 func apply(base Pair, r *rand.Rand, ops []Operator) Sample {
-	d, names := build(base, r, ops)
+	return sampleOf(build(base, r, ops))
+}
+
+// sampleOf returns d's sample made by the operators names.
+func sampleOf(d *Doc, names []string) Sample {
 	s := d.Sample()
 	s.Ops = names
 	return s

@@ -313,10 +313,7 @@ func run(jobs []job, pairs []Pair, extractors []compact.Extractor, ops []Operato
 func parallel(n int, f func(i int)) { par.Do(n, f) }
 
 func makeSample(jb job, pairs []Pair, ops []Operator) Sample {
-	d, names := jobDoc(jb, pairs, ops)
-	s := d.Sample()
-	s.Ops = names
-	return s
+	return sampleOf(jobDoc(jb, pairs, ops))
 }
 
 // jobDoc returns the document of jb's sample, as Mutate or MutateWith makes it, and its
