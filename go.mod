@@ -3,6 +3,7 @@ module github.com/compacteval/compacteval
 go 1.26.0
 
 require (
+	github.com/BobuSumisu/aho-corasick v1.0.3
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/evanw/esbuild v0.28.2
 	github.com/google/go-cmp v0.7.0
@@ -21,7 +22,6 @@ require (
 )
 
 require (
-	github.com/BobuSumisu/aho-corasick v1.0.3 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect

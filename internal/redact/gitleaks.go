@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -26,13 +25,16 @@ import (
 type glRule struct {
 	config.Rule
 	keywords []string // lowercase
+	ids      []int    // the keywords' numbers in glKeywords
 }
 
 var (
 	glOnce  sync.Once
 	glRules []glRule
-	glAllow []*config.Allowlist
-	glErr   error
+	// glKeywords finds the keywords of every rule at once.
+	glKeywords *keywordSet
+	glAllow    []*config.Allowlist
+	glErr      error
 )
 
 // gitleaksRules returns the default rules, parsed once.
@@ -64,6 +66,15 @@ func gitleaksRules() ([]glRule, []*config.Allowlist, error) {
 			}
 			glRules = append(glRules, glRule{Rule: r, keywords: kw})
 		}
+		kws := make([][]string, len(glRules))
+		for i, r := range glRules {
+			kws[i] = r.keywords
+		}
+		var ids [][]int
+		glKeywords, ids = newKeywordSet(kws)
+		for i := range glRules {
+			glRules[i].ids = ids[i]
+		}
 		glAllow = cfg.Allowlists
 	})
 	return glRules, glAllow, glErr
@@ -82,10 +93,11 @@ func mustGitleaksRules() ([]glRule, []*config.Allowlist) {
 // gitleaksSpans returns the secrets the gitleaks rules find in s; lower is s in lowercase.
 func gitleaksSpans(s, lower string) []span {
 	rules, global := mustGitleaksRules()
+	f := glKeywords.find(lower)
 	var out []span
 	for i := range rules {
 		r := &rules[i]
-		for _, m := range findAll(r.Regex, s, lower, r.keywords) {
+		for _, m := range findAll(r.Regex, s, f, r.ids) {
 			start, end := m[0], m[1]
 			match := strings.TrimRight(s[start:end], "\n")
 			mstart, mend := start, start+len(match)
@@ -123,17 +135,20 @@ func gitleaksSpans(s, lower string) []span {
 	return out
 }
 
-// findAll returns the submatch indexes of re in s, looking only around the keywords
-// (lower is s with ASCII lowercased, so that offsets agree): the lines that hold one and
-// windowLines on each side. Rules whose patterns begin with a bounded run of any word
-// characters are slow on long texts in Go's regexp, and a conversation is long while its
-// keywords are few. With no keywords, the whole text is searched.
-func findAll(re *regexp.Regexp, s, lower string, keywords []string) [][]int {
-	if len(keywords) == 0 {
+// findAll returns the submatch indexes of re in s, looking only around the keywords ids
+// that f found in s: the lines that hold one and windowLines on each side. Rules whose
+// patterns begin with a bounded run of any word characters are slow on long texts in Go's
+// regexp, and a conversation is long while its keywords are few. With no keywords, the
+// whole text is searched; with keywords none of which s holds, nothing is.
+func findAll(re *regexp.Regexp, s string, f *found, ids []int) [][]int {
+	if len(ids) == 0 {
 		return re.FindAllStringSubmatchIndex(s, -1)
 	}
+	if !f.holds(ids) {
+		return nil
+	}
 	var out [][]int
-	for _, w := range windows(lower, keywords) {
+	for _, w := range f.windows(ids) {
 		for _, m := range re.FindAllStringSubmatchIndex(s[w[0]:w[1]], -1) {
 			for k := range m {
 				if m[k] >= 0 {
@@ -150,36 +165,6 @@ func findAll(re *regexp.Regexp, s, lower string, keywords []string) [][]int {
 // before its keyword (a name on one line, its value on the next) and a curl command runs
 // over several.
 const windowLines = 6
-
-// windows returns the merged byte ranges of lower around each keyword occurrence.
-func windows(lower string, keywords []string) [][2]int {
-	var ws [][2]int
-	for _, k := range keywords {
-		for from := 0; ; {
-			i := strings.Index(lower[from:], k)
-			if i < 0 {
-				break
-			}
-			i += from
-			ws = append(ws, [2]int{linesBack(lower, i, windowLines), linesForward(lower, i+len(k), windowLines)})
-			from = i + len(k)
-		}
-	}
-	if len(ws) == 0 {
-		return nil
-	}
-	slices.SortFunc(ws, func(a, b [2]int) int { return a[0] - b[0] })
-	out := ws[:1]
-	for _, w := range ws[1:] {
-		last := &out[len(out)-1]
-		if w[0] <= last[1] {
-			last[1] = max(last[1], w[1])
-			continue
-		}
-		out = append(out, w)
-	}
-	return out
-}
 
 // linesBack returns the start of the line n lines above the one holding s[i].
 func linesBack(s string, i, n int) int {
@@ -220,18 +205,6 @@ func lowerASCII(s string) string {
 		}
 	}
 	return string(b)
-}
-
-func anyKeyword(lower string, keywords []string) bool {
-	if len(keywords) == 0 {
-		return true
-	}
-	for _, k := range keywords {
-		if strings.Contains(lower, k) {
-			return true
-		}
-	}
-	return false
 }
 
 // allowed reports whether an allowlist lets a finding go, as gitleaks decides it with

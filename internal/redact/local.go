@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -43,8 +44,12 @@ var localRules = []rule{
 	// secret (GITHUB_TOKEN, PGPASSWORD, db_password, but not TOKEN_URL or max_tokens).
 	// Uppercase names (environment variables) match anywhere; lowercase ones only as
 	// whole setting names at the start of a line or after a quote, brace, comma or blank.
-	{kind: "secret-setting", re: regexp.MustCompile(`\b(?P<name>(?:[A-Z0-9]+_)*[A-Z0-9]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|SECRET_KEY|SIGNING_KEY|CREDENTIALS?)|(?:[A-Z0-9]+_)+PASS)["']?[ \t]*[:=][ \t]*(?P<secret>"[^"\n]*"|'[^'\n]*'|[^\s"'\x60,;()\[\]{}]+)`), skip: skipSetting},
-	{kind: "secret-setting", re: regexp.MustCompile(`(?m)(?:^|[\s{,"'])(?P<name>(?:[a-z0-9]+[_-])*(?:secret|token|password|passwd|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|signing[_-]?key))["']?[ \t]*[:=][ \t]*(?P<secret>"[^"\n]+"|'[^'\n]+'|[^\s"'\x60,;()\[\]{}]+)`), skip: skipSetting},
+	// Each name holds one of the keywords (TestKeywordsInEveryMatch).
+	{kind: "secret-setting", re: regexp.MustCompile(`\b(?P<name>(?:[A-Z0-9]+_)*[A-Z0-9]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|SECRET_KEY|SIGNING_KEY|CREDENTIALS?)|(?:[A-Z0-9]+_)+PASS)["']?[ \t]*[:=][ \t]*(?P<secret>"[^"\n]*"|'[^'\n]*'|[^\s"'\x60,;()\[\]{}]+)`), skip: skipSetting,
+		keywords: []string{"secret", "token", "pass", "api_key", "apikey", "access_key", "private_key", "signing_key", "credential"}},
+	{kind: "secret-setting", re: regexp.MustCompile(`(?m)(?:^|[\s{,"'])(?P<name>(?:[a-z0-9]+[_-])*(?:secret|token|password|passwd|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|signing[_-]?key))["']?[ \t]*[:=][ \t]*(?P<secret>"[^"\n]+"|'[^'\n]+'|[^\s"'\x60,;()\[\]{}]+)`), skip: skipSetting,
+		keywords: []string{"secret", "token", "pass", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey",
+			"private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey"}},
 	// A password said in prose: "my password is hunter2-...", "the root password was
 	// ...", "the password for admin is ...", "set the password to ...". The value must look made, not a word of the sentence
 	// ("the password is wrong"): a digit or a symbol inside it.
@@ -63,6 +68,15 @@ var localRules = []rule{
 	{kind: "azure-sas", re: regexp.MustCompile(`[?&]sig=(?P<secret>[A-Za-z0-9%+/]{20,}(?:%3[Dd]|=){0,2})`), keywords: []string{"sig="}},
 }
 
+// localKeywords finds the keywords of localRules at once; ids[i] are rule i's.
+var localKeywords = sync.OnceValues(func() (*keywordSet, [][]int) {
+	kws := make([][]string, len(localRules))
+	for i, r := range localRules {
+		kws[i] = r.keywords
+	}
+	return newKeywordSet(kws)
+})
+
 // wordsIdentifier is a name made of lowercase words, dashes or underscores and short
 // numbers (test-recommendation-1, order_items_v2): this package's one exception to
 // gitleaks' generic-api-key, which the entropy of long words lets through, and which
@@ -71,11 +85,18 @@ var wordsIdentifier = regexp.MustCompile(`^[a-z]+(?:[-_](?:[a-z]+|[0-9]{1,4}))+$
 
 // localSpans returns the secrets the local rules find in s; lower is s in lowercase.
 func localSpans(s, lower string) []span {
+	set, ids := localKeywords()
+	return localSpansAround(s, set.find(lower), ids)
+}
+
+// localSpansAround is localSpans with rule i searched around its keywords ids[i] that f
+// found; a rule with none is searched in the whole text.
+func localSpansAround(s string, f *found, ids [][]int) []span {
 	var out []span
 	for i := range localRules {
 		r := &localRules[i]
 		secret := r.re.SubexpIndex("secret")
-		for _, m := range findAll(r.re, s, lower, r.keywords) {
+		for _, m := range findAll(r.re, s, f, ids[i]) {
 			start, end := m[0], m[1]
 			if secret >= 0 {
 				start, end = m[2*secret], m[2*secret+1]
