@@ -48,8 +48,7 @@ type hit struct{ word, pos int }
 // found is where the keywords of a set are in one text.
 type found struct {
 	hits []hit  // in the order of their ends
-	has  []bool // by keyword number
-	any  bool   // some keyword is there
+	has  []bool // by keyword number; nil when the text holds none
 	text string // the lowercase text searched
 	set  *keywordSet
 }
@@ -64,7 +63,6 @@ func (k *keywordSet) find(lower string) *found {
 		}
 		f.hits = append(f.hits, hit{word: int(word), pos: int(end - n + 1)})
 		f.has[word] = true
-		f.any = true
 		return true
 	})
 	return f
@@ -75,7 +73,7 @@ func (f *found) holds(ids []int) bool {
 	if len(ids) == 0 {
 		return true
 	}
-	if !f.any {
+	if f.has == nil {
 		return false
 	}
 	for _, id := range ids {
