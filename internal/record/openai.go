@@ -21,8 +21,13 @@ const openaiBaseURL = "https://api.openai.com/v1/"
 
 // openaiProvider speaks chat completions and the Batch API, to OpenAI or to any
 // compatible server.
+//
+// It holds the three services it calls, not an openai.Client, for the reason
+// anthropicProvider gives.
 type openaiProvider struct {
-	client  openai.Client
+	chat    openai.ChatCompletionService
+	files   openai.FileService
+	batches openai.BatchService
 	timeout time.Duration
 	// official is true for api.openai.com, whose newer models take max_completion_tokens
 	// and reject max_tokens; compatible servers all take max_tokens.
@@ -48,11 +53,20 @@ func newOpenAI(cfg Config) *openaiProvider {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	return &openaiProvider{client: openai.NewClient(opts...), timeout: cfg.Timeout, official: official}
+	// The options openai.NewClient hands each service: one layer of its defaults (the
+	// environment's included, as before) and the caller's options, which a service
+	// constructor makes and keeps in its Options.
+	opts = openai.NewFileService(append(openai.DefaultClientOptions(), opts...)...).Options
+	return &openaiProvider{
+		chat:    openai.NewChatCompletionService(opts...),
+		files:   openai.NewFileService(opts...),
+		batches: openai.NewBatchService(opts...),
+		timeout: cfg.Timeout, official: official,
+	}
 }
 
 func (p *openaiProvider) Send(ctx context.Context, req *Request) (*Response, error) {
-	cc, err := p.client.Chat.Completions.New(ctx, p.params(req), option.WithRequestTimeout(p.timeout))
+	cc, err := p.chat.New(ctx, p.params(req), option.WithRequestTimeout(p.timeout))
 	if err != nil {
 		return nil, err
 	}
@@ -173,14 +187,14 @@ func (p *openaiProvider) Submit(ctx context.Context, items []BatchItem) (string,
 			return "", fmt.Errorf("encode batch line %s: %w", it.CustomID, err)
 		}
 	}
-	file, err := p.client.Files.New(ctx, openai.FileNewParams{
+	file, err := p.files.New(ctx, openai.FileNewParams{
 		File:    openai.File(&buf, "compacteval-batch.jsonl", "application/jsonl"),
 		Purpose: openai.FilePurposeBatch,
 	})
 	if err != nil {
 		return "", fmt.Errorf("upload batch input: %w", err)
 	}
-	batch, err := p.client.Batches.New(ctx, openai.BatchNewParams{
+	batch, err := p.batches.New(ctx, openai.BatchNewParams{
 		InputFileID:      file.ID,
 		Endpoint:         openai.BatchNewParamsEndpointV1ChatCompletions,
 		CompletionWindow: openai.BatchNewParamsCompletionWindow24h,
@@ -205,7 +219,7 @@ type batchOutputLine struct {
 }
 
 func (p *openaiProvider) Collect(ctx context.Context, id string) (*BatchResults, error) {
-	batch, err := p.client.Batches.Get(ctx, id)
+	batch, err := p.batches.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +243,7 @@ func (p *openaiProvider) Collect(ctx context.Context, id string) (*BatchResults,
 }
 
 func (p *openaiProvider) readOutput(ctx context.Context, fileID string, out *BatchResults) error {
-	res, err := p.client.Files.Content(ctx, fileID)
+	res, err := p.files.Content(ctx, fileID)
 	if err != nil {
 		return err
 	}
