@@ -1,4 +1,8 @@
-package sdkparity
+package record_test
+
+// An external test: it alone names the SDKs' whole clients (anthropic.NewClient,
+// openai.NewClient), whose generic pagers take seconds to compile, and here they compile
+// once, not again in package record rebuilt with its internal tests.
 
 import (
 	"bytes"
