@@ -77,7 +77,7 @@ func TestRobustLinear(t *testing.T) {
 	dir := t.TempDir()
 	// The binary go test runs has no symbol table, which callgrind needs to find
 	// linearMeasured: the child is this package's test binary built with one. -w leaves
-	// out the DWARF, which callgrind does not need to count, and half of the link's time.
+	// out the DWARF, which callgrind does not need to count and which lengthens the link.
 	bin := filepath.Join(dir, "compact.test")
 	if b, err := exec.Command("go", "test", "-c", "-ldflags=-w", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go test -c: %v\n%s", err, b)
