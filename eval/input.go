@@ -55,6 +55,13 @@ type Options struct {
 	// Sessions, when set, weighs each fact also by how many of the sessions scored
 	// together mention it (NewSessionFrequency); nil weighs by the session alone.
 	Sessions *SessionFrequency
+	// Outline, when set, reads each summary's sections in the words of the instruction
+	// that asked for it (ParseOutline); nil reads them by the titles this package knows.
+	Outline *Outline
+	// NoBoundary leaves boundary coverage uncounted (nothing to count, so the score
+	// leaves its term out): for comparing summaries of which eval cannot tell the recent
+	// part of one (Outline.Recent).
+	NoBoundary bool
 }
 
 func (o Options) extractor() compact.Extractor {

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -74,8 +75,13 @@ var otherNames = []string{
 var geminiTags = set("state_snapshot", "overall_goal", "key_knowledge", "file_system_state",
 	"recent_actions", "current_plan", "active_constraints", "task_state")
 
-// parseLayout splits summary into lines and gives each its role.
-func parseLayout(summary string) layout {
+// parseLayout splits summary into lines and gives each its role by the titles this package
+// knows.
+func parseLayout(summary string) layout { return readLayout(summary, nil) }
+
+// readLayout splits summary into lines and gives each its role: a heading that opens with
+// a title of the outline takes the part's sections; any other, the role parseLayout gives.
+func readLayout(summary string, o *Outline) layout {
 	var lay layout
 	type open struct {
 		level, section int
@@ -98,7 +104,13 @@ func parseLayout(summary string) layout {
 			continue
 		}
 		if !inFence {
-			if level, r, n, name, ok := headingOf(t, inAnalysis); ok {
+			level, r, n, name, ok := headingOf(t, inAnalysis)
+			var parts []int // the sections of an outline part's heading
+			if p := o.part(t); p != nil && !inAnalysis {
+				level, r, n, name, ok = outlineHeading(t, p)
+				parts = p.Sections
+			}
+			if ok {
 				hasName[name] = true
 				if k := knownName(t); k != "" && !inAnalysis {
 					hasName[k] = true
@@ -106,7 +118,7 @@ func parseLayout(summary string) layout {
 				for len(stack) > 0 && stack[len(stack)-1].level >= level {
 					stack = stack[:len(stack)-1]
 				}
-				user := name == "constraints" || name == "active_constraints"
+				user := name == "constraints" || name == "active_constraints" || slices.Contains(parts, 1) || slices.Contains(parts, 6)
 				if name == "" {
 					// An unknown heading: its parent's part, or like text before any heading.
 					r = roleTop
@@ -124,7 +136,12 @@ func parseLayout(summary string) layout {
 				cur, section = r, n
 				inAnalysis = r == roleAnalysis
 				l.heading = true
-				if name == "section" {
+				switch {
+				case len(parts) > 0:
+					for _, n := range parts {
+						lay.headings = append(lay.headings, heading{n, len(lay.lines)})
+					}
+				case name == "section" && n > 0:
 					lay.headings = append(lay.headings, heading{n, len(lay.lines)})
 				}
 			}
@@ -191,6 +208,24 @@ func headingOf(t string, inAnalysis bool) (level int, r role, n int, name string
 		return 2, roleOf(known), 0, known, true
 	}
 	return 0, 0, 0, "", false
+}
+
+// outlineHeading is headingOf for a heading line that names part p of the outline: a
+// markdown heading keeps its level, any other is a section (level 2). Its role is recent
+// when the part is (Part.Recent).
+func outlineHeading(t string, p *Part) (level int, r role, n int, name string, ok bool) {
+	level = 2
+	if md := strings.IndexFunc(t, func(r rune) bool { return r != '#' }); md > 0 && (t[md] == ' ' || t[md] == '\t') {
+		level = md
+	}
+	r = roleOther
+	if p.Recent {
+		r = roleRecent
+	}
+	if len(p.Sections) > 0 {
+		n = p.Sections[0]
+	}
+	return level, r, n, "section", true
 }
 
 // sectionRole is the role of nine-section heading n: the instruction asks for the most

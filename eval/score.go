@@ -252,14 +252,28 @@ func Score(in Input, opt Options) Result {
 // conversation alone (its redaction, its facts, the boundary) is computed once, so it
 // costs less than a Score per summary (the samples of one input in an A/B review).
 func ScoreSummaries(in Input, summaries []string, opt Options) []Result {
-	p := prepare(in, opt)
+	sc := NewScorer(in, opt)
 	out := make([]Result, len(summaries))
 	for i, s := range summaries {
-		var r Result
-		s = given(s, &r)
-		out[i] = p.score(s, r)
+		out[i] = sc.Score(s, opt.Outline)
 	}
 	return out
+}
+
+// A Scorer scores summaries of one input, computing once what scoring takes from the
+// conversation alone (its redaction, its facts, the boundary).
+type Scorer struct{ p *prepared }
+
+// NewScorer returns a scorer of in's summaries; opt.Extractor and opt.Outline are not
+// used (Score is given the summary and its outline).
+func NewScorer(in Input, opt Options) *Scorer { return &Scorer{prepare(in, opt)} }
+
+// Score returns what Score returns for the input with Summary set to summary and
+// Options.Outline to outline.
+func (s *Scorer) Score(summary string, outline *Outline) Result {
+	var r Result
+	summary = given(summary, &r)
+	return s.p.scoreRead(summary, r, outline)
 }
 
 // prepared holds what scoring computes from an input's conversation, whatever the summary.
@@ -277,10 +291,12 @@ type prepared struct {
 	secrets     []secret
 	seen        *seenBefore
 	summarized  int
+	outline     *Outline
+	noBoundary  bool
 }
 
 func prepare(in Input, opt Options) *prepared {
-	p := &prepared{in: in}
+	p := &prepared{in: in, outline: opt.Outline, noBoundary: opt.NoBoundary}
 	p.conv, p.secrets = redactMessages(in.Conversation, opt.Redact)
 	cut := in.Cut
 	if cut < 0 {
@@ -307,13 +323,18 @@ func prepare(in Input, opt Options) *prepared {
 
 // score scores summary; r holds where it came from (Found, Path, Extractor).
 func (p *prepared) score(summary string, r Result) Result {
+	return p.scoreRead(summary, r, p.outline)
+}
+
+// scoreRead is score with the summary read by outline.
+func (p *prepared) scoreRead(summary string, r Result, outline *Outline) Result {
 	in := p.in
 	r.ID, r.Source, r.Messages, r.Flaws = in.ID, in.Source, len(p.conv), in.Flaws
 	r.Cut, r.BoundaryComputed, r.Window = p.cut, p.computed, p.window
 	r.WindowGrownFrom, r.NotEnoughToJudge = p.grownFrom, p.notEnough
 	cut := p.cut
 
-	lay := parseLayout(summary)
+	lay := readLayout(summary, outline)
 	r.Format = lay.format
 	r.Sections = sectionsOf(lay.headings)
 	var all, credited, recent, userOK strings.Builder
@@ -382,7 +403,7 @@ func (p *prepared) score(summary string, r Result) Result {
 		r.Coverage.count(held)
 		r.WeightedCoverage.count(f.Weight, held)
 		r.CoverageCurve[last*10/cut].count(held)
-		if inWindow {
+		if inWindow && !p.noBoundary {
 			recent := held // holds depends on the index and the fact alone
 			if rec != idx {
 				recent = rec.holds(&f)

@@ -64,6 +64,9 @@ const (
 	Better       = "better"
 	Worse        = "worse"
 	NoDifference = "no difference"
+	// NotComparable is boundary coverage's verdict when eval cannot tell the recent
+	// part of one side's summaries: it neither fails nor passes the run.
+	NotComparable = "not comparable"
 )
 
 // Result is the A/B document. Lists are never nil.
@@ -88,6 +91,13 @@ type Result struct {
 	HeadOnlyLost []Lost `json:"head_only_lost"`
 	// AllowedHeadLost is how many of HeadOnlyLost the run tolerates.
 	AllowedHeadLost int `json:"allowed_head_lost"`
+	// BoundaryComparable reports whether eval can tell the recent part of both sides'
+	// summaries from their instructions (eval.Outline.Recent); when it cannot, boundary
+	// coverage is counted on neither side, in its measure or in the score.
+	BoundaryComparable bool `json:"boundary_comparable"`
+	// Notes say how the sides' summaries were read where it is not by the titles eval
+	// knows: a section read by its number, boundary coverage not comparable.
+	Notes []string `json:"notes"`
 	// Failures say why the run fails; empty when it passes.
 	Failures []string `json:"failures"`
 }
@@ -105,6 +115,10 @@ type SideInfo struct {
 	TokensIn  int      `json:"tokens_in"`
 	TokensOut int      `json:"tokens_out"`
 	Cost      *float64 `json:"cost_usd"`
+	// Outline is the sections the side's instruction asks for, as eval reads its
+	// summaries by them; nil when it numbers none (its summaries are read by the titles
+	// eval knows).
+	Outline *eval.Outline `json:"outline"`
 }
 
 // Verdict is a measure's verdict with its uncertainty.

@@ -298,3 +298,89 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// TestTitleEditsNoDifference: an edit that keeps each section's content but renames,
+// translates, merges or reorders the titles gets no difference on every measure: each
+// side's summaries are read by its own instruction's sections (eval.ParseOutline). The
+// fake writes the same content under a French title, and both contents under a merged
+// one.
+func TestTitleEditsNoDifference(t *testing.T) {
+	inputs := evalInputs(t)
+	base := goSide("base", compact.Instruction, seedExtract)
+	french := []string{
+		"Primary Request and Intent:", "Demande principale et intention:",
+		"Key Technical Concepts:", "Concepts techniques clés:",
+		"Files and Code Sections:", "Fichiers et sections de code:",
+		"Errors and fixes:", "Erreurs et corrections:",
+		"Problem Solving:", "Résolution de problèmes:",
+		"All user messages:", "Tous les messages de l'utilisateur:",
+		"Pending Tasks:", "Tâches en attente:",
+		"Current Work:", "Travail en cours:",
+		"Optional Next Step:", "Prochaine étape facultative:",
+	}
+	all := func(s string) string {
+		for i := 0; i < len(french); i += 2 {
+			s = strings.ReplaceAll(s, french[i], french[i+1])
+		}
+		return s
+	}
+	merged := strings.NewReplacer(
+		"4. Errors and fixes:", "4. Errors, fixes and problem solving:",
+		"5. Problem Solving: Document problems solved and any ongoing troubleshooting efforts.\n", "",
+		"5. Problem Solving:\n   [Description of solved problems and ongoing troubleshooting]\n\n", "",
+		"6. All user messages:", "5. All user messages:", "7. Pending Tasks:", "6. Pending Tasks:",
+		"8. Current Work:", "7. Current Work:", "9. Optional Next Step:", "8. Optional Next Step:",
+	).Replace(compact.Instruction)
+	reordered := strings.NewReplacer(
+		"2. Key Technical Concepts:", "2. Pending Tasks:", "7. Pending Tasks:", "7. Key Technical Concepts:",
+	).Replace(compact.Instruction)
+	for _, tt := range []struct{ name, instruction string }{
+		{"section 8 in French", strings.ReplaceAll(compact.Instruction, "8. Current Work:", "8. Travail en cours:")},
+		{"every title in French", all(compact.Instruction)},
+		{"sections 4 and 5 merged", merged},
+		{"sections 2 and 7 swapped", reordered},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.instruction == compact.Instruction {
+				t.Fatal("the edit changed nothing: the seed instruction's wording moved")
+			}
+			f := newFixture(t)
+			f.fake.BreakRate = 0
+			r := f.run(t, base, goSide("head", tt.instruction, seedExtract), inputs, 2, false)
+			if !r.BoundaryComparable {
+				t.Errorf("boundary coverage not comparable: %q", r.Notes)
+			}
+			for _, m := range r.Measures {
+				if m.Verdict.Verdict != NoDifference || m.Mean != 0 {
+					t.Errorf("%s: %s %+.4f (%+.3f to %+.3f), want no difference, exactly 0", m.Measure, m.Verdict.Verdict, m.Mean, m.Low, m.High)
+				}
+			}
+			if !r.Passed() {
+				t.Errorf("failures %q, want none", r.Failures)
+			}
+		})
+	}
+}
+
+// TestBoundaryNotComparable: where one side's instruction has a section eval cannot place
+// (a tenth, in French), boundary coverage is counted on neither side and its verdict says
+// so; the review neither fails nor passes on it.
+func TestBoundaryNotComparable(t *testing.T) {
+	inputs := evalInputs(t)[:4]
+	head := goSide("head", edit(t, "9. Optional Next Step: List", "10. Où on en est: décrivez l'état du travail.\n9. Optional Next Step: List"), seedExtract)
+	f := newFixture(t)
+	r := f.run(t, goSide("base", compact.Instruction, seedExtract), head, inputs, 1, false)
+	if r.BoundaryComparable || len(r.Notes) == 0 || !strings.Contains(r.Notes[0], `"Où on en est"`) {
+		t.Errorf("BoundaryComparable = %v, notes %q; want false and a note naming the section", r.BoundaryComparable, r.Notes)
+	}
+	if c := measure(r, MeasureBoundary); c.Verdict.Verdict != NotComparable || c.N != 0 {
+		t.Errorf("boundary_coverage = %s on %d inputs, want %s on none", c.Verdict.Verdict, c.N, NotComparable)
+	}
+	for _, in := range r.Inputs {
+		for _, s := range append(in.Base, in.Head...) {
+			if _, ok := s.Values[MeasureBoundary]; ok {
+				t.Errorf("%s: a sample has boundary coverage %v, want none counted", in.ID, s.Values[MeasureBoundary])
+			}
+		}
+	}
+}

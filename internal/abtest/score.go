@@ -60,7 +60,7 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 		SchemaVersion: SchemaVersion, Provider: opt.Provider, Model: opt.Model, Samples: p.Samples,
 		Base: SideInfo{Desc: p.Sides[0].Desc}, Head: SideInfo{Desc: p.Sides[1].Desc},
 		MinDelta: opt.MinDelta, AllowedHeadLost: opt.AllowedHeadLost,
-		Lost: []Lost{}, HeadOnlyLost: []Lost{}, Failures: []string{},
+		Lost: []Lost{}, HeadOnlyLost: []Lost{}, Failures: []string{}, Notes: []string{},
 	}
 	half := len(outs) / 2
 	var extractions [2][]extracted
@@ -74,6 +74,9 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 		}
 	}
 	infos := [2]*SideInfo{&r.Base, &r.Head}
+	outline := outlines(p, r)
+	evalOpt := opt.Eval
+	evalOpt.NoBoundary = !r.BoundaryComparable
 	for i, in := range p.Inputs {
 		ir := InputResult{ID: in.Eval.ID, Source: in.Eval.Source, Base: []SampleResult{}, Head: []SampleResult{}}
 		// Every sample of both sides is scored against the input's conversation prepared
@@ -85,7 +88,12 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 				summaries = append(summaries, extractions[s][k-s*half].text())
 			}
 		}
-		results := eval.ScoreSummaries(in.Eval, summaries, opt.Eval)
+		sc := eval.NewScorer(in.Eval, evalOpt)
+		results := make([]eval.Result, len(summaries))
+		for k, sum := range summaries {
+			s := k / p.Samples
+			results[k] = sc.Score(sum, outline(p.Jobs[(s*len(p.Inputs)+i)*p.Samples+k%p.Samples].Request.Instruction))
+		}
 		for s := range 2 {
 			for n := 1; n <= p.Samples; n++ {
 				k := (s*len(p.Inputs)+i)*p.Samples + n - 1
@@ -123,7 +131,11 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 	}
 	sort.SliceStable(r.Lost, func(a, b int) bool { return r.Lost[a].Side == "base" && r.Lost[b].Side != "base" })
 	for _, m := range Measures {
-		r.Measures = append(r.Measures, compare(r.Inputs, m))
+		c := compare(r.Inputs, m)
+		if m == MeasureBoundary && !r.BoundaryComparable {
+			c.Verdict.Verdict = NotComparable
+		}
+		r.Measures = append(r.Measures, c)
 	}
 	r.Verdict = r.Measures[0].Verdict
 	if opt.Price != nil {
@@ -144,6 +156,44 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d summaries that base kept (%d allowed)", len(r.HeadOnlyLost), opt.AllowedHeadLost))
 	}
 	return r, nil
+}
+
+// outlines reads each side's instruction for the sections it asks for (eval.ParseOutline),
+// so that each side's summaries are read in its own instruction's words, and records in r
+// whether boundary coverage is comparable: it is not when eval cannot tell the recent
+// part of one side's summaries (a section of its instruction is none eval knows, by
+// title or number, so it may hold recent work eval would not read as such), and then
+// neither side's boundary coverage is counted, in its measure or in the score. It returns
+// the outline of an instruction, parsed once.
+func outlines(p *Plan, r *Result) func(instruction string) *eval.Outline {
+	memo := map[string]*eval.Outline{}
+	get := func(instruction string) *eval.Outline {
+		o, ok := memo[instruction]
+		if !ok {
+			o = eval.ParseOutline(instruction)
+			memo[instruction] = o
+		}
+		return o
+	}
+	r.BoundaryComparable = true
+	half := len(p.Jobs) / 2
+	for s, info := range [2]*SideInfo{&r.Base, &r.Head} {
+		o := get(p.Jobs[s*half].Request.Instruction)
+		info.Outline = o
+		for _, part := range o.Unknown() {
+			r.BoundaryComparable = false
+			r.Notes = append(r.Notes, fmt.Sprintf("boundary coverage is not comparable: %s's section %d %q is none eval knows, by its title or its number, so eval cannot tell whether it holds the most recent work; neither side's boundary coverage is counted, in its measure or in the score", p.Sides[s].Name, part.Number, part.Title))
+		}
+		if o == nil {
+			continue
+		}
+		for _, part := range o.Parts {
+			if part.ByNumber {
+				r.Notes = append(r.Notes, fmt.Sprintf("%s's section %d %q is read as %q, by its number: its title names none of the nine sections", p.Sides[s].Name, part.Number, part.Title, eval.SectionNames[part.Sections[0]-1]))
+			}
+		}
+	}
+	return get
 }
 
 type extracted struct {

@@ -275,47 +275,102 @@ func writeAnswer(msgs []fakeMsg, reading fakeReading, broken, inline bool) strin
 	return b.String()
 }
 
-// writeSection writes the content of the section whose lowercased heading is h.
+// writeSection writes the content of the section whose lowercased heading is h: each
+// kind of content its title asks for, in a fixed order, so that a title merging two
+// sections ("errors, fixes and problem solving") gets both. It reads titles in English
+// and, as a model would, in French (fakeFrench).
 func writeSection(b *strings.Builder, h string, scope []fakeMsg) {
+	for _, fr := range fakeFrench {
+		h = strings.ReplaceAll(h, fr[0], fr[1])
+	}
 	users := byRole(scope, "user")
-	switch {
-	case strings.Contains(h, "user message"):
-		for _, m := range users {
-			b.WriteString("   - " + words(m.Text, 40) + "\n")
+	wrote := false
+	for _, k := range fakeKinds {
+		if !k.asked(h) {
+			continue
 		}
-	case strings.Contains(h, "request") || strings.Contains(h, "intent"):
-		if len(users) > 0 {
-			b.WriteString("   " + words(users[0].Text, 40) + "\n")
-		}
-	case strings.Contains(h, "current work"):
-		writeDigest(b, scope[max(len(scope)-4, 0):], "   ")
-	case strings.Contains(h, "next step"):
-		if len(users) > 0 {
-			b.WriteString("   Continue with: \"" + words(users[len(users)-1].Text, 15) + "\"\n")
-		}
-	case strings.Contains(h, "pending"):
-		if len(users) > 1 {
-			b.WriteString("   - " + words(users[len(users)-1].Text, 20) + "\n")
-		}
-	case strings.Contains(h, "concept"):
-		writeList(b, "names", names(scope, false))
-	case strings.Contains(h, "file") || strings.Contains(h, "code"):
-		writeList(b, "files", names(scope, true))
-	case strings.Contains(h, "error"):
-		for _, m := range scope {
-			for _, e := range errorLines(m.Text) {
-				b.WriteString("   - error: " + e + "\n")
+		wrote = true
+		switch k.name {
+		case "user messages":
+			for _, m := range users {
+				b.WriteString("   - " + words(m.Text, 40) + "\n")
+			}
+		case "request":
+			if len(users) > 0 {
+				b.WriteString("   " + words(users[0].Text, 40) + "\n")
+			}
+		case "current work":
+			writeDigest(b, scope[max(len(scope)-4, 0):], "   ")
+		case "next step":
+			if len(users) > 0 {
+				b.WriteString("   Continue with: \"" + words(users[len(users)-1].Text, 15) + "\"\n")
+			}
+		case "pending":
+			if len(users) > 1 {
+				b.WriteString("   - " + words(users[len(users)-1].Text, 20) + "\n")
+			}
+		case "concepts":
+			writeList(b, "names", names(scope, false))
+		case "files":
+			writeList(b, "files", names(scope, true))
+		case "errors":
+			for _, m := range scope {
+				for _, e := range errorLines(m.Text) {
+					b.WriteString("   - error: " + e + "\n")
+				}
+			}
+		case "problems":
+			for _, m := range scope {
+				for _, c := range commands(m.Text) {
+					b.WriteString("   - ran " + c + "\n")
+				}
 			}
 		}
-	case strings.Contains(h, "problem"):
-		for _, m := range scope {
-			for _, c := range commands(m.Text) {
-				b.WriteString("   - ran " + c + "\n")
-			}
-		}
-	default:
+	}
+	if !wrote {
 		b.WriteString("   (nothing to add)\n")
 	}
+}
+
+// fakeKind is a kind of content a section title can ask for: the title holds one of its
+// words and, once a kind before it took the title, none of unless's.
+type fakeKind struct {
+	name          string
+	words, unless []string
+}
+
+func (k fakeKind) asked(h string) bool {
+	for _, u := range k.unless {
+		if strings.Contains(h, u) {
+			return false
+		}
+	}
+	for _, w := range k.words {
+		if strings.Contains(h, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// fakeKinds are the kinds of content, in the order a merged section writes them.
+var fakeKinds = []fakeKind{
+	{name: "user messages", words: []string{"user message"}},
+	{name: "request", words: []string{"request", "intent"}, unless: []string{"user message"}},
+	{name: "current work", words: []string{"current work"}},
+	{name: "next step", words: []string{"next step"}},
+	{name: "pending", words: []string{"pending"}},
+	{name: "concepts", words: []string{"concept"}},
+	{name: "files", words: []string{"file", "code"}},
+	{name: "errors", words: []string{"error"}},
+	{name: "problems", words: []string{"problem"}},
+}
+
+// fakeFrench reads the nine titles in French.
+var fakeFrench = [][2]string{
+	{"demande principale", "request"}, {"concepts techniques", "concept"}, {"fichiers", "file"},
+	{"erreurs", "error"}, {"résolution de problèmes", "problem"}, {"messages de l'utilisateur", "user message"},
+	{"tâches en attente", "pending"}, {"travail en cours", "current work"}, {"prochaine étape", "next step"},
 }
 
 // writeDigest writes what the fake takes from each message: a user's words, the names,
