@@ -153,6 +153,19 @@
 //     out. Headings named Current Task, Current State, In Progress, Next Steps, ... are
 //     recent in any format.
 //
+// An instruction's own words: Options.Outline (ParseOutline) reads a summary by the
+// sections its instruction asked for, numbered "N. Title: description" lines outside
+// <example> blocks. A heading that opens with a part's title takes that part's place: its
+// sections of the nine by its title (a merged "Errors, fixes and problem solving" is
+// both 4 and 5), or, in an edit of the nine (three titles known, or eight parts or more),
+// by its number when its title is one eval does not know (a translation); any other part
+// is recent work when its English description asks for the latest state ("the most
+// recent messages", "next"), older work when it is in English and does not, and unknown
+// otherwise. So renaming, translating, merging or reordering the titles of the sections
+// moves no measure. Outline.Unknown lists the parts eval cannot place: boundary coverage of
+// such an instruction's summaries is not comparable with another's (the A/B review then
+// counts it on neither side, Options.NoBoundary).
+//
 // Result.Format names the format recognised. A line's role depends only on the headings
 // and fence delimiters above it, so removing any other line, removing a section with its
 // subsections, or cutting the end never moves a line into the recent part, and reordering
