@@ -24,13 +24,16 @@ import (
 //     it writes those sections, in that order, and no other (none: one free paragraph);
 //   - the kept-tail note ("the final N messages ... Do not summarize them"): with it, the
 //     summary covers the messages before those N; without it, the whole conversation,
-//     so that its Current Work re-tells what the agent keeps anyway.
+//     so that its Current Work re-tells what the agent keeps anyway;
+//   - a request for summaries twice as long ("twice as long", "double the detail"): it
+//     then writes twice as much of each kind (fakeReading.Detail).
 //
 // What it writes comes from the conversation: the user's messages (quoted), and from every
 // message its names (paths, identifiers), the commands its tool calls ran and its error
 // lines, never a whole line of an assistant or tool message (eval does not credit copied
-// lines). A section's content depends on its title: Current Work lists the last four
-// messages summarized, Next Step the last user request, and so on.
+// lines). A section's content depends on its title, in English or French: Current Work
+// lists the last four messages summarized, Next Step the last user request, and so on; a
+// title that merges two sections gets the content of both.
 //
 // BreakRate of the answers have broken tags, the way small models break them: half of those
 // open the summary on the same line as its first heading (<summary>1. ...: the seed's loose
@@ -194,6 +197,7 @@ var (
 	fakeHeading = regexp.MustCompile(`(?m)^[ \t]*(\d{1,2})\.[ \t]+([A-Z][^:.\n]{0,50}):`)
 	fakeTail    = regexp.MustCompile(`final (\d+) messages?\b`)
 	fakeNoTell  = regexp.MustCompile(`(?i)do not (summarize|re-tell|retell|repeat) them`)
+	fakeDouble  = regexp.MustCompile(`(?i)\b(twice|double)\b[^.\n]{0,40}\b(long|length|detail)`)
 )
 
 // fakeReading is what the fake reads of an instruction.
@@ -201,6 +205,10 @@ type fakeReading struct {
 	Headings []string `json:"headings"`
 	// Tail is the number of final messages not to summarize; 0 without a kept-tail note.
 	Tail int `json:"tail"`
+	// Detail is 2 where the instruction asks for summaries twice as long ("twice as
+	// long", "double the detail"), 1 otherwise: the fake then writes twice as much of
+	// each kind (quotes, names, the messages of Current Work).
+	Detail int `json:"detail"`
 }
 
 func readInstruction(instruction string) fakeReading {
@@ -212,6 +220,10 @@ func readInstruction(instruction string) fakeReading {
 			seen[h] = true
 			r.Headings = append(r.Headings, h)
 		}
+	}
+	r.Detail = 1
+	if fakeDouble.MatchString(instruction) {
+		r.Detail = 2
 	}
 	if m := fakeTail.FindStringSubmatch(instruction); m != nil && fakeNoTell.MatchString(instruction) {
 		fmt.Sscan(m[1], &r.Tail)
@@ -252,14 +264,14 @@ func writeAnswer(msgs []fakeMsg, reading fakeReading, broken, inline bool) strin
 	var body strings.Builder
 	if len(reading.Headings) == 0 {
 		body.WriteString("Summary of the conversation:\n")
-		writeDigest(&body, scope, "")
+		writeDigest(&body, scope, "", reading.Detail)
 	}
 	for i, h := range reading.Headings {
 		if i > 0 {
 			body.WriteString("\n")
 		}
 		body.WriteString(h + ":\n")
-		writeSection(&body, strings.ToLower(h), scope)
+		writeSection(&body, strings.ToLower(h), scope, reading.Detail)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<analysis>\nI read %d messages and summarize %d of them.\n</analysis>\n\n", len(msgs), len(scope))
@@ -279,7 +291,7 @@ func writeAnswer(msgs []fakeMsg, reading fakeReading, broken, inline bool) strin
 // kind of content its title asks for, in a fixed order, so that a title merging two
 // sections ("errors, fixes and problem solving") gets both. It reads titles in English
 // and, as a model would, in French (fakeFrench).
-func writeSection(b *strings.Builder, h string, scope []fakeMsg) {
+func writeSection(b *strings.Builder, h string, scope []fakeMsg, d int) {
 	for _, fr := range fakeFrench {
 		h = strings.ReplaceAll(h, fr[0], fr[1])
 	}
@@ -293,35 +305,35 @@ func writeSection(b *strings.Builder, h string, scope []fakeMsg) {
 		switch k.name {
 		case "user messages":
 			for _, m := range users {
-				b.WriteString("   - " + words(m.Text, 40) + "\n")
+				b.WriteString("   - " + words(m.Text, 40*d) + "\n")
 			}
 		case "request":
 			if len(users) > 0 {
-				b.WriteString("   " + words(users[0].Text, 40) + "\n")
+				b.WriteString("   " + words(users[0].Text, 40*d) + "\n")
 			}
 		case "current work":
-			writeDigest(b, scope[max(len(scope)-4, 0):], "   ")
+			writeDigest(b, scope[max(len(scope)-4*d, 0):], "   ", d)
 		case "next step":
 			if len(users) > 0 {
-				b.WriteString("   Continue with: \"" + words(users[len(users)-1].Text, 15) + "\"\n")
+				b.WriteString("   Continue with: \"" + words(users[len(users)-1].Text, 15*d) + "\"\n")
 			}
 		case "pending":
 			if len(users) > 1 {
-				b.WriteString("   - " + words(users[len(users)-1].Text, 20) + "\n")
+				b.WriteString("   - " + words(users[len(users)-1].Text, 20*d) + "\n")
 			}
 		case "concepts":
-			writeList(b, "names", names(scope, false))
+			writeList(b, "names", names(scope, false, d))
 		case "files":
-			writeList(b, "files", names(scope, true))
+			writeList(b, "files", names(scope, true, d))
 		case "errors":
 			for _, m := range scope {
-				for _, e := range errorLines(m.Text) {
+				for _, e := range errorLines(m.Text, d) {
 					b.WriteString("   - error: " + e + "\n")
 				}
 			}
 		case "problems":
 			for _, m := range scope {
-				for _, c := range commands(m.Text) {
+				for _, c := range commands(m.Text, d) {
 					b.WriteString("   - ran " + c + "\n")
 				}
 			}
@@ -375,19 +387,19 @@ var fakeFrench = [][2]string{
 
 // writeDigest writes what the fake takes from each message: a user's words, the names,
 // commands and errors of the others.
-func writeDigest(b *strings.Builder, msgs []fakeMsg, indent string) {
+func writeDigest(b *strings.Builder, msgs []fakeMsg, indent string, d int) {
 	for _, m := range msgs {
 		if m.Role == "user" {
-			b.WriteString(indent + "- the user asked: " + words(m.Text, 40) + "\n")
+			b.WriteString(indent + "- the user asked: " + words(m.Text, 40*d) + "\n")
 			continue
 		}
-		if ns := append(names([]fakeMsg{m}, true), names([]fakeMsg{m}, false)...); len(ns) > 0 {
+		if ns := append(names([]fakeMsg{m}, true, d), names([]fakeMsg{m}, false, d)...); len(ns) > 0 {
 			b.WriteString(indent + "- " + m.Role + " touched " + strings.Join(ns, ", ") + "\n")
 		}
-		for _, c := range commands(m.Text) {
+		for _, c := range commands(m.Text, d) {
 			b.WriteString(indent + "- ran " + c + "\n")
 		}
-		for _, e := range errorLines(m.Text) {
+		for _, e := range errorLines(m.Text, d) {
 			b.WriteString(indent + "- error: " + e + "\n")
 		}
 	}
@@ -419,10 +431,10 @@ func words(s string, n int) string {
 	return strings.Join(f[:min(n, len(f))], " ")
 }
 
-// names returns the distinct paths (paths true) or identifiers of msgs, at most 40: tokens
+// names returns the distinct paths (paths true) or identifiers of msgs, at most 40 times d: tokens
 // with a slash or a file extension, or with an underscore, an inner capital or a dot
 // between letters.
-func names(msgs []fakeMsg, paths bool) []string {
+func names(msgs []fakeMsg, paths bool, d int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range msgs {
@@ -440,7 +452,7 @@ func names(msgs []fakeMsg, paths bool) []string {
 			}
 		}
 	}
-	return out[:min(len(out), 40)]
+	return out[:min(len(out), 40*d)]
 }
 
 func innerCapital(s string) bool {
@@ -452,12 +464,12 @@ func innerCapital(s string) bool {
 	return false
 }
 
-// commands returns the commands of a message's tool calls ("$ " lines), six words each.
-func commands(text string) []string {
+// commands returns the commands of a message's tool calls ("$ " lines), six words each (times d).
+func commands(text string, d int) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
 		if c, ok := strings.CutPrefix(strings.TrimSpace(l), "$ "); ok && strings.TrimSpace(c) != "" {
-			out = append(out, words(c, 6))
+			out = append(out, words(c, 6*d))
 		}
 	}
 	return out
@@ -477,12 +489,12 @@ func mayBeError(l string) bool {
 		strings.Contains(lower, "panic:") || strings.Contains(lower, "undefined:")
 }
 
-// errorLines returns a message's error lines, eight words each, at most three.
-func errorLines(text string) []string {
+// errorLines returns a message's error lines, eight words each, at most three (times d).
+func errorLines(text string, d int) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		if len(out) < 3 && mayBeError(l) && fakeError.MatchString(l) {
-			out = append(out, words(l, 8))
+		if len(out) < 3*d && mayBeError(l) && fakeError.MatchString(l) {
+			out = append(out, words(l, 8*d))
 		}
 	}
 	return out
