@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,10 +32,11 @@ const scriptDir = "../cmd/compacteval/testdata/script"
 //	< want/run.txt
 //	$ compacteval drift | head -3
 //	< want/drift.txt head 3
+//	= … (an elision: the = lines as they are)
 //	-->
 //	```
-//	(written: the $ lines as they are, each < line the script's file, whole or its first
-//	or last N lines)
+//	(written: the $ and = lines as they are, each < line the script's file, whole, its
+//	first or last N lines, or lines A to B)
 //	```
 //	<!-- end transcript -->
 //
@@ -119,7 +121,11 @@ func writeTranscripts(page, text string) (string, int, error) {
 		if end == len(lines) {
 			return "", 0, fmt.Errorf("%s:%d: the transcript has no <!-- end transcript -->", page, start)
 		}
-		for _, l := range append(append([]string{"```"}, body...), "```") {
+		fence := "```" // longer than any fence the body holds
+		for slices.ContainsFunc(body, func(l string) bool { return strings.HasPrefix(l, fence) }) {
+			fence += "`"
+		}
+		for _, l := range append(append([]string{fence}, body...), fence) {
 			if l != "" {
 				l = indent + l
 			}
@@ -145,6 +151,8 @@ func transcript(script string, recipe []string) ([]string, error) {
 		switch {
 		case strings.HasPrefix(r, "$ "):
 			body = append(body, r)
+		case r == "=" || strings.HasPrefix(r, "= "):
+			body = append(body, strings.TrimPrefix(strings.TrimPrefix(r, "="), " "))
 		case strings.HasPrefix(r, "< "):
 			f := strings.Fields(r[2:])
 			data, ok := files[f[0]]
@@ -152,7 +160,15 @@ func transcript(script string, recipe []string) ([]string, error) {
 				return nil, fmt.Errorf("%s has no file %s", script, f[0])
 			}
 			got := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
-			if len(f) == 3 && (f[1] == "head" || f[1] == "tail") {
+			if len(f) == 3 && f[1] == "lines" {
+				a, b, ok := strings.Cut(f[2], "-")
+				from, err1 := strconv.Atoi(a)
+				to, err2 := strconv.Atoi(b)
+				if !ok || err1 != nil || err2 != nil || from < 1 || to < from || to > len(got) {
+					return nil, fmt.Errorf("%q: want lines A-B with 1 <= A <= B <= %d", r, len(got))
+				}
+				got = got[from-1 : to]
+			} else if len(f) == 3 && (f[1] == "head" || f[1] == "tail") {
 				k, err := strconv.Atoi(f[2])
 				if err != nil || k < 1 || k > len(got) {
 					return nil, fmt.Errorf("%q: want %s N with N from 1 to %d", r, f[1], len(got))
@@ -163,11 +179,11 @@ func transcript(script string, recipe []string) ([]string, error) {
 					got = got[len(got)-k:]
 				}
 			} else if len(f) != 1 {
-				return nil, fmt.Errorf("%q: want < FILE, < FILE head N or < FILE tail N", r)
+				return nil, fmt.Errorf("%q: want < FILE, or < FILE with head N, tail N or lines A-B", r)
 			}
 			body = append(body, got...)
 		default:
-			return nil, fmt.Errorf("%q: a recipe line is $ COMMAND or < FILE", r)
+			return nil, fmt.Errorf("%q: a recipe line is $ COMMAND, < FILE or = TEXT", r)
 		}
 	}
 	return body, nil
