@@ -36,7 +36,7 @@ const scriptDir = "../cmd/compacteval/testdata/script"
 //	-->
 //	```
 //	(written: the $ and = lines as they are, each < line the script's file, whole, its
-//	first or last N lines, or lines A to B)
+//	first or last N lines, lines A to B, or from "A line's start" until "another's")
 //	```
 //	<!-- end transcript -->
 //
@@ -155,6 +155,15 @@ func transcript(script string, recipe []string) ([]string, error) {
 			body = append(body, strings.TrimPrefix(strings.TrimPrefix(r, "="), " "))
 		case strings.HasPrefix(r, "< "):
 			f := strings.Fields(r[2:])
+			if len(f) > 1 && (f[1] == "from" || f[1] == "until") {
+				name, rest, _ := strings.Cut(r[2:], " ")
+				got, err := between(files, name, rest)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %q: %v", script, r, err)
+				}
+				body = append(body, got...)
+				continue
+			}
 			data, ok := files[f[0]]
 			if !ok {
 				return nil, fmt.Errorf("%s has no file %s", script, f[0])
@@ -187,4 +196,47 @@ func transcript(script string, recipe []string) ([]string, error) {
 		}
 	}
 	return body, nil
+}
+
+// between returns the lines of file name that rest picks: from "A" (the first line that
+// starts with A, to the end), until "B" (from the start up to the first line after them
+// that starts with B, not included), or both, from "A" until "B". Anchored on text, not
+// line numbers, the excerpt stays where it was when the file grows.
+func between(files map[string]string, name, rest string) ([]string, error) {
+	data, ok := files[name]
+	if !ok {
+		return nil, fmt.Errorf("no file %s", name)
+	}
+	lines := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
+	from, until := -1, -1
+	var a, b string
+	for rest = strings.TrimSpace(rest); rest != ""; rest = strings.TrimSpace(rest) {
+		word, after, _ := strings.Cut(rest, " ")
+		q, err := strconv.QuotedPrefix(strings.TrimSpace(after))
+		if err != nil || word != "from" && word != "until" {
+			return nil, fmt.Errorf("want from \"TEXT\" and/or until \"TEXT\"")
+		}
+		text, _ := strconv.Unquote(q)
+		rest = strings.TrimPrefix(strings.TrimSpace(after), q)
+		if word == "from" {
+			a, from = text, slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, text) })
+			if from < 0 {
+				return nil, fmt.Errorf("no line starts with %q", text)
+			}
+		} else {
+			b = text
+		}
+	}
+	if from < 0 {
+		from = 0
+	}
+	until = len(lines)
+	if b != "" {
+		i := slices.IndexFunc(lines[from+1:], func(l string) bool { return strings.HasPrefix(l, b) })
+		if i < 0 {
+			return nil, fmt.Errorf("no line after %q starts with %q", a, b)
+		}
+		until = from + 1 + i
+	}
+	return lines[from:until], nil
 }
