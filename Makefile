@@ -9,7 +9,8 @@ OUT ?= reports/latest
 # compiles once, not once per set of flags (docs/testing.md, "An empty Go cache").
 export CGO_ENABLED := 0
 export GOFLAGS := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
-# The release's version: the tag at HEAD (make dist VERSION=v0.3.0 to name another).
+# The release's version: the tag at HEAD (make dist VERSION=v0.3.0 to name another); with
+# none, scripts/dist builds a snapshot, v0.0.0-<commit> (docs/releasing.md).
 VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
 
 .PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift peers dist npm npm-robust
@@ -72,7 +73,7 @@ golden: ## rewrite the corpus goldens (read the diff before committing)
 peers: ## hold the claude-code profiles to the formatters Claude Code's npm packages ship, under Node (needs the npm registry)
 	$(GO) run ./scripts/peers
 
-dist: ## cross-build the release archives and SHA256SUMS into dist/ (VERSION=vX.Y.Z, default the tag at HEAD)
+dist: ## cross-build the release archives and SHA256SUMS into dist/ (VERSION=vX.Y.Z, default the tag at HEAD, else a v0.0.0-<commit> snapshot)
 	$(GO) run ./scripts/dist -version "$(VERSION)" -out dist
 
 npm: dist ## the npm packages of the CLI (a launcher and one per platform) from dist/ into dist/npm/

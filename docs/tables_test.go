@@ -2,11 +2,14 @@ package docs
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestGeneratedTables: every measured table (or transcript) that scripts/doc-tables.sh writes
@@ -64,5 +67,34 @@ func TestGeneratedTables(t *testing.T) {
 		if found[name] != 1 {
 			t.Errorf("docs/%s has %d blocks of table %s, want 1", page, found[name], name)
 		}
+	}
+}
+
+// TestDepsTable: the table of what each part compiles in architecture.md is what
+// scripts/deps-table.sh prints now, so a moved package or a new import that changes a count
+// fails here until the script has rewritten it.
+func TestDepsTable(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	page, err := os.ReadFile("architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(page), "<!-- deps-table -->\n")
+	block, _, ok2 := strings.Cut(block, "<!-- end deps-table -->")
+	if !ok || !ok2 {
+		t.Fatal("architecture.md has no deps-table block")
+	}
+	cmd := exec.Command("sh", "scripts/deps-table.sh", "-print")
+	cmd.Dir = ".."
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sh scripts/deps-table.sh -print: %v\n%s", err, stderr.String())
+	}
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(block, "\n")); diff != "" {
+		t.Errorf("architecture.md's deps table is stale: run sh scripts/deps-table.sh (-script +page):\n%s", diff)
 	}
 }

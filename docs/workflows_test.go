@@ -1,5 +1,3 @@
-// Package docs holds compacteval's documentation; its test lints the GitHub Actions
-// workflows users copy from it.
 package docs
 
 import (

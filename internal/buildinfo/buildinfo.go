@@ -63,12 +63,14 @@ func fromBuild(bi *debug.BuildInfo, version, commit string) Info {
 
 var (
 	semver = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
-	pseudo = regexp.MustCompile(`[0-9]{14}-[0-9a-f]{12}$`)
+	// A pseudo-version, or make dist's snapshot of a commit with no tag (v0.0.0-C12).
+	pseudo = regexp.MustCompile(`[0-9]{14}-[0-9a-f]{12}$|^v0\.0\.0-[0-9a-f]{12}$`)
 )
 
 // IsRelease reports whether in is a released version, "vX.Y.Z" (stamped, or of a go
 // install module@vX.Y.Z), not a build from a checkout: no "(devel)", no pseudo-version
-// (which Go 1.24 and later give a build in a checkout), no "+dirty".
+// (which Go 1.24 and later give a build in a checkout), no snapshot (make dist with no tag,
+// v0.0.0-C12), no "+dirty".
 func (in Info) IsRelease() bool {
 	return semver.MatchString(in.Module) && !pseudo.MatchString(in.Module)
 }

@@ -35,6 +35,14 @@ func TestFromBuild(t *testing.T) {
 			wantRelease: true,
 		},
 		{
+			reason:      "make dist with no tag at HEAD: a snapshot is no release",
+			bi:          checkout,
+			version:     "v0.0.0-0123456789ab",
+			commit:      rev,
+			want:        Info{Module: "v0.0.0-0123456789ab", Revision: rev, Go: "go1.26.0"},
+			wantVersion: "v0.0.0-0123456789ab",
+		},
+		{
 			reason:      "go install module@v0.3.0: the module version, no VCS stamp",
 			bi:          &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v0.3.0"}},
 			want:        Info{Module: "v0.3.0", Go: "go1.26.0"},

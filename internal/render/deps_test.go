@@ -7,7 +7,8 @@ import (
 )
 
 // maxDeps is the most packages (the standard library's included) that reading, rendering
-// or gating a report.json may compile; the whole tool compiles about 410.
+// or gating a report.json, scoring, or fuzzing a Go function may compile; the whole tool
+// compiles about 410.
 const maxDeps = 150
 
 // heavy are the module paths that only running extractors or models needs: the model SDKs,
@@ -20,20 +21,28 @@ var heavy = []string{
 	"github.com/zricethezav/gitleaks",
 }
 
-// TestReportReadersStayLight: the report document, its renderers and the gate compile
-// neither the model SDKs nor esbuild nor viper, and fewer than maxDeps packages; eval, a
+// light are the packages that stay pure: the report document and its readers (renderers,
+// gate), eval, and the fuzzer with its drift mutators, which take an extractor as a Go
+// function and leave running one as a process to internal/extractor.
+var light = []string{"report", "internal/render", "internal/gate", "eval", "fuzz", "fuzz/drift"}
+
+// TestReportReadersStayLight: the light packages compile neither the model SDKs nor esbuild
+// nor viper, nor os/exec (they start no process), and fewer than maxDeps packages; eval, a
 // public package, imports nothing of internal/.
 func TestReportReadersStayLight(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("SKIP: go is not on PATH")
 	}
 	const module = "github.com/compacteval/compacteval/"
-	for _, pkg := range []string{"report", "internal/render", "internal/gate"} {
+	for _, pkg := range light {
 		deps := goList(t, "-deps", module+pkg)
 		if len(deps) >= maxDeps {
 			t.Errorf("go list -deps %s: %d packages, want fewer than %d", pkg, len(deps), maxDeps)
 		}
 		for _, d := range deps {
+			if d == "os/exec" {
+				t.Errorf("%s compiles os/exec: it could start a process", pkg)
+			}
 			for _, h := range heavy {
 				if strings.HasPrefix(d, h) {
 					t.Errorf("%s compiles %s", pkg, d)

@@ -2,7 +2,11 @@
 // with the version and commit stamped in, archives each binary with the LICENSE and the
 // README, and writes SHA256SUMS over the archives.
 //
-//	go run ./scripts/dist -version v0.3.0 [-out dist] [-target linux/amd64]...
+//	go run ./scripts/dist [-version v0.3.0] [-out dist] [-target linux/amd64]...
+//
+// Without -version it builds a snapshot of HEAD, v0.0.0-C12 where C12 is the commit's first
+// twelve hex digits (goreleaser's convention: a build from no tag is no release, and says
+// so in its name); make dist passes the tag at HEAD, or nothing where there is none.
 //
 // Each build is go build -trimpath with CGO_ENABLED=0 and -ldflags "-s -w -X
 // .../internal/buildinfo.version=V -X .../internal/buildinfo.commit=C", where C is git
@@ -58,7 +62,7 @@ func (t *targetList) Set(v string) error { *t = append(*t, v); return nil }
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dist", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	version := fs.String("version", "", "the release's version, vX.Y.Z (required)")
+	version := fs.String("version", "", "the release's version, vX.Y.Z (default v0.0.0-<commit>, a snapshot of HEAD)")
 	out := fs.String("out", "dist", "the folder to write the archives and SHA256SUMS to")
 	allowDirty := fs.Bool("allow-dirty", false, "build from a modified tree (for tests; never for a release)")
 	var targets targetList
@@ -66,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if !semver.MatchString(*version) {
+	if *version != "" && !semver.MatchString(*version) {
 		fmt.Fprintf(stderr, "dist: -version %q is not vX.Y.Z\n", *version)
 		return 2
 	}
@@ -77,6 +81,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "dist: %v\n", err)
 		return 2
+	}
+	if *version == "" {
+		*version = Snapshot(commit)
+		fmt.Fprintf(stderr, "dist: no -version (no tag at HEAD): a snapshot, %s\n", *version)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintf(stderr, "dist: %v\n", err)
@@ -119,6 +127,15 @@ func gitCommit(allowDirty bool) (string, error) {
 		return "", errors.New("the tree has changes: commit them (a release names the commit it was built from)")
 	}
 	return strings.TrimSpace(string(head)), nil
+}
+
+// Snapshot is the version of a build from no tag: v0.0.0- and the commit's first twelve
+// hex digits, which sorts below every release and names what it was built from.
+func Snapshot(commit string) string {
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	return "v0.0.0-" + commit
 }
 
 // ArchiveName is the archive of one target: compacteval_V_OS_ARCH.tar.gz, or .zip for

@@ -139,3 +139,26 @@ func untar(t *testing.T, archive, dir string) []string {
 	slices.Sort(names)
 	return names
 }
+
+// TestDistSnapshot: without -version dist names its build after HEAD, v0.0.0- and twelve
+// hex digits of the commit, and says it is a snapshot; a -version that is no vX.Y.Z is
+// refused. (A bogus target stops the run before anything is compiled.)
+func TestDistSnapshot(t *testing.T) {
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not in a git checkout: %v", err)
+	}
+	want := "v0.0.0-" + string(head[:12])
+	if got := Snapshot(strings.TrimSpace(string(head))); got != want {
+		t.Errorf("Snapshot(HEAD) = %q, want %q", got, want)
+	}
+	var stdout, stderr strings.Builder
+	code := run([]string{"-out", t.TempDir(), "-target", "nowhere", "-allow-dirty"}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "a snapshot, "+want+"\n") {
+		t.Errorf("dist without -version = exit %d, stderr %q; want the snapshot %s named, then exit 2 (no such target)", code, stderr.String(), want)
+	}
+	stderr.Reset()
+	if code := run([]string{"-version", "0.1.0"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `-version "0.1.0" is not vX.Y.Z`) {
+		t.Errorf("dist -version 0.1.0 = exit %d, stderr %q; want exit 2 and the version refused", code, stderr.String())
+	}
+}

@@ -1,0 +1,123 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/par"
+	"github.com/compacteval/compacteval/internal/redact"
+	"github.com/compacteval/compacteval/report"
+)
+
+// evalStage scores every eval case with the eval extractor, on every core, reading the
+// cases that have a conversation a batch at a time.
+func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries []corpus.Entry, exs []*extractor.Extractor, opt Options, progress func(string, int, int)) error {
+	var ex *extractor.Extractor
+	if opt.EvalExtractor == "" {
+		ex = exs[0]
+	}
+	name := opt.EvalExtractor
+	if target, ok := compact.Alias(name); ok { // -eval-extractor claude-code
+		name = target
+	}
+	for _, e := range exs {
+		if e.Name == name {
+			ex = e
+		}
+	}
+	if ex == nil {
+		return fmt.Errorf("eval extractor %q is not among the extractors run (%s)", opt.EvalExtractor, strings.Join(extractor.Names(exs), ", "))
+	}
+	var scored []corpus.Entry
+	for _, e := range entries {
+		if e.Conversation { // eval.FromCase takes exactly these
+			scored = append(scored, e)
+		}
+	}
+	m := newMeter(StageEval, len(scored), progress)
+	eopt := eval.Options{Extractor: ex.Compact(), Redact: redact.String}
+	// The results go to the report (or its store) a batch at a time, totalled as they go.
+	var results []eval.Result
+	totals := eval.Totals{Formats: map[string]int{}}
+	for from, to := 0, 0; from < len(scored) && ctx.Err() == nil; from = to {
+		to = batchEnd(scored, from)
+		cases, err := c.Read(scored[from:to])
+		if err != nil {
+			return err
+		}
+		inputs := make([]eval.Input, len(cases))
+		for i, k := range cases {
+			var ok bool
+			if inputs[i], ok = eval.FromCase(k); !ok {
+				return fmt.Errorf("eval: case %s has no conversation", k.ID) // a broken invariant: Entry.Conversation said it had
+			}
+		}
+		if ex.External() { // the extraction asked for them, but a large corpus's answers are not all kept
+			texts := make([]string, len(inputs))
+			for i := range inputs {
+				texts[i] = inputs[i].Response
+			}
+			if err := ex.Prefetch(texts); err != nil {
+				return fmt.Errorf("%w: %w", ErrExtractor, err)
+			}
+		}
+		scores := make([]eval.Result, len(inputs))
+		par.Do(len(inputs), func(i int) {
+			if ctx.Err() != nil {
+				return // a cancelled run's scores are dropped
+			}
+			scores[i] = detach(eval.Score(inputs[i], eopt))
+			m.add(1)
+		})
+		for i := range scores {
+			totals.Add(&scores[i])
+			if opt.EvalStore != nil {
+				if err := opt.EvalStore.Add(&scores[i]); err != nil {
+					return err
+				}
+			}
+		}
+		if opt.EvalStore == nil {
+			results = append(results, scores...)
+		}
+	}
+	if err := ex.Err(); err != nil {
+		return fmt.Errorf("%w: %w", ErrExtractor, err)
+	}
+	r.Eval = eval.NewReport(results, eopt)
+	r.Eval.Totals = totals
+	if opt.EvalStore != nil {
+		r.Eval.Cases, r.StoredEval = nil, opt.EvalStore
+	}
+	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(scored), Skipped: len(entries) - len(scored)})
+	return nil
+}
+
+// detach returns res with its own copy of the texts it shares with its input, so that it
+// keeps no conversation alive.
+func detach(res eval.Result) eval.Result {
+	for _, facts := range []*[]eval.Fact{&res.Misattributed, &res.Missed, &res.Leaked, &res.PreviousSummaryLost} {
+		if *facts == nil {
+			continue
+		}
+		out := make([]eval.Fact, len(*facts))
+		for i, f := range *facts {
+			out[i] = eval.Fact{Kind: f.Kind, Text: strings.Clone(f.Text), Message: f.Message}
+		}
+		*facts = out
+	}
+	if res.BoundaryFacts != nil {
+		out := make([]eval.WindowFact, len(res.BoundaryFacts))
+		for i, f := range res.BoundaryFacts {
+			out[i] = f
+			out[i].Text = strings.Clone(f.Text)
+		}
+		res.BoundaryFacts = out
+	}
+	return res
+}
