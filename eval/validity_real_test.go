@@ -209,6 +209,7 @@ func formatMeans(v Validity, project func(id string) string) string {
 	means, projects := ProjectMeans(v.Pairs, project)
 	parts := make([]string, 0, len(means))
 	for k, m := range ValidityMeasures {
+		m = strings.ReplaceAll(m, "_", " ")
 		if projects[k] == 0 {
 			parts = append(parts, m+" -")
 			continue
