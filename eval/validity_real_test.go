@@ -73,10 +73,19 @@ type half struct {
 	ins      []Input
 	projects map[string]bool
 	sessions map[string]bool
+	// perProject is the cap on each project's compactions (ProjectCap); capped is false
+	// where the half has too few projects to cap, or its projects are not known.
+	perProject int
+	capped     bool
+	over       map[string]int // compactions over the cap, by project: not compared
+	repeats    int            // compactions an earlier file of the set also holds: counted once
 }
 
 // splitReal sorts the compactions of ins into the halves of the split (HalfOf), by the
-// repository sources lists for their file; files it does not list go to UnlistedHalf.
+// repository sources lists for their file; files it does not list go to UnlistedHalf. A
+// compaction whose stored summary an earlier file also holds (a later checkpoint of the
+// same session) is counted once. In the tuning and held-out halves each project keeps at
+// most ProjectCap compactions, its first in CapOrder; the rest are counted in over.
 func splitReal(ins []Input, sources []ValiditySource) []*half {
 	repo := map[string]string{}
 	for _, s := range sources {
@@ -85,24 +94,129 @@ func splitReal(ins []Input, sources []ValiditySource) []*half {
 	halves := map[string]*half{}
 	var order []*half
 	for _, name := range []string{TuningHalf, HeldOutHalf, UnlistedHalf} {
-		h := &half{name: name, projects: map[string]bool{}, sessions: map[string]bool{}}
+		h := &half{name: name, projects: map[string]bool{}, sessions: map[string]bool{}, over: map[string]int{}}
 		halves[name] = h
 		order = append(order, h)
 	}
+	seen := map[string]bool{}
 	for _, in := range ins {
 		file := sessionOf(in.Source)
 		name, r := UnlistedHalf, repo[file]
 		if r != "" {
 			name = HalfOf(r)
-		} else {
-			r = "(unlisted) " + file
 		}
 		h := halves[name]
+		if s := storedSummary(in); s != "" {
+			if seen[s] {
+				h.repeats++
+				continue
+			}
+			seen[s] = true
+		}
 		h.ins = append(h.ins, in)
-		h.projects[r] = true
-		h.sessions[file] = true
+	}
+	for _, h := range order {
+		if h.name != UnlistedHalf {
+			capProjects(h, repo)
+		}
+		for _, in := range h.ins {
+			file := sessionOf(in.Source)
+			r := repo[file]
+			if r == "" {
+				r = "(unlisted) " + file
+			}
+			h.projects[r] = true
+			h.sessions[file] = true
+		}
 	}
 	return order
+}
+
+// storedSummary returns the summary the agent stored for in, or its response when it
+// stored none.
+func storedSummary(in Input) string {
+	if in.Summary != nil {
+		return *in.Summary
+	}
+	return in.Response
+}
+
+// capProjects keeps, of each project of h, at most ProjectCap compactions: its first in
+// CapOrder. The compactions kept stay in the order of h.ins.
+func capProjects(h *half, repo map[string]string) {
+	byProject := map[string][]string{}
+	for _, in := range h.ins {
+		r := repo[sessionOf(in.Source)]
+		byProject[r] = append(byProject[r], in.ID)
+	}
+	counts := make([]int, 0, len(byProject))
+	for _, ids := range byProject {
+		counts = append(counts, len(ids))
+	}
+	h.perProject, h.capped = ProjectCap(counts)
+	if !h.capped {
+		return
+	}
+	keep := map[string]bool{}
+	for r, ids := range byProject {
+		CapOrder(ids)
+		for i, id := range ids {
+			if i < h.perProject {
+				keep[id] = true
+			} else {
+				h.over[r]++
+			}
+		}
+	}
+	kept := h.ins[:0]
+	for _, in := range h.ins {
+		if keep[in.ID] {
+			kept = append(kept, in)
+		}
+	}
+	h.ins = kept
+}
+
+// formatBalance says how the split balanced h: the cap on each project and the
+// compactions over it, and the compactions counted once.
+func formatBalance(h *half) string {
+	var b strings.Builder
+	switch {
+	case h.name == UnlistedHalf:
+		b.WriteString("Not capped: the projects of unlisted files are not known.")
+	case !h.capped:
+		fmt.Fprintf(&b, "Not capped: fewer than %.0f projects cannot each hold at most %.0f%% of the half.", 1/MaxProjectShare, 100*MaxProjectShare)
+	default:
+		var over []string
+		n := 0
+		for r, k := range h.over {
+			over = append(over, fmt.Sprintf("%s %d", r, k))
+			n += k
+		}
+		sort.Strings(over)
+		fmt.Fprintf(&b, "At most %d compactions per project (no project over %.0f%% of the half; `eval.ProjectCap`), each project's first in `eval.CapOrder`.", h.perProject, 100*MaxProjectShare)
+		if n > 0 {
+			fmt.Fprintf(&b, " Over the cap, not compared: %d (%s).", n, strings.Join(over, ", "))
+		}
+	}
+	fmt.Fprintf(&b, " Counted once: %d compactions whose stored summary an earlier file also holds.\n\n", h.repeats)
+	return b.String()
+}
+
+// formatMeans renders, per measure, the mean over projects of each project's share of
+// applicable pairs won (ProjectMeans), every ablation but the shuffle.
+func formatMeans(v Validity, project func(id string) string) string {
+	means, projects := ProjectMeans(v.Pairs, project)
+	parts := make([]string, 0, len(means))
+	for k, m := range ValidityMeasures {
+		m = strings.ReplaceAll(m, "_", " ")
+		if projects[k] == 0 {
+			parts = append(parts, m+" -")
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %.1f%% (%d projects)", m, 100*means[k], projects[k]))
+	}
+	return "Mean over projects of each project's share of applicable pairs won, every ablation but the shuffle: " + strings.Join(parts, ", ") + ".\n"
 }
 
 func TestValidityReal(t *testing.T) {
@@ -138,11 +252,14 @@ func TestValidityReal(t *testing.T) {
 		tallies := v.Tallies()
 		fmt.Fprintf(&page, "\n### %s half: %d compactions, %d sessions, %d projects\n\n", h.name, len(h.ins), len(h.sessions), len(h.projects))
 		fmt.Fprintf(&page, "Projects: %s.\n\n", strings.Join(sortedKeys(h.projects), ", "))
+		page.WriteString(formatBalance(h))
 		fmt.Fprintf(&page, "Skipped (no summary, or no fact before the cut): %d of %d. Not enough to judge (fewer than %d facts before the cut): %d of %d.\n\n", len(v.Skipped), len(h.ins), MinWindowFacts, len(v.NotEnough), len(h.ins))
 		page.WriteString(FormatTallies(tallies))
+		means := formatMeans(v, projectOfCase(repoOf))
+		page.WriteString("\n" + means)
 		page.WriteString("\nPer project, every ablation but the shuffle:\n\n")
 		page.WriteString(formatProjects(h, v, repoOf))
-		t.Logf("%s half: %d compactions, skipped %v\n%s", h.name, len(h.ins), v.Skipped, FormatTallies(tallies))
+		t.Logf("%s half: %d compactions, %d projects, skipped %v\n%s%s%s", h.name, len(h.ins), len(h.projects), v.Skipped, formatBalance(h), FormatTallies(tallies), means)
 		for _, p := range v.Pairs {
 			for _, verdict := range p.Verdicts {
 				if verdict == Loss || verdict == Tie && p.Ablation != AblationShuffled {
@@ -177,16 +294,7 @@ func TestValidityReal(t *testing.T) {
 // formatProjects renders, per project of h, its compactions, those not enough to judge, and
 // the wins of the applicable pairs on each measure over every ablation but the shuffle.
 func formatProjects(h *half, v Validity, repoOf map[string]string) string {
-	project := func(id string) string {
-		file := id
-		if j := strings.IndexByte(id, '#'); j >= 0 {
-			file = id[:j]
-		}
-		if r := repoOf[file]; r != "" {
-			return r
-		}
-		return "(unlisted)"
-	}
+	project := projectOfCase(repoOf)
 	type row struct {
 		compactions, notEnough int
 		t                      [measureCount]Tally
@@ -204,14 +312,8 @@ func formatProjects(h *half, v Validity, repoOf map[string]string) string {
 	for _, id := range v.NotEnough {
 		get(project(id)).notEnough++
 	}
-	for _, p := range v.Pairs {
-		if p.Ablation == AblationShuffled {
-			continue
-		}
-		r := get(project(p.Case))
-		for k, verdict := range p.Verdicts {
-			r.t[k].add(verdict)
-		}
+	for p, t := range ProjectTallies(v.Pairs, project) {
+		get(p).t = *t
 	}
 	names := make([]string, 0, len(rows))
 	for n := range rows {
@@ -234,6 +336,21 @@ func formatProjects(h *half, v Validity, repoOf map[string]string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// projectOfCase returns the project of a compaction id (FILE#...): the repository
+// sources lists for FILE, or "(unlisted)".
+func projectOfCase(repoOf map[string]string) func(id string) string {
+	return func(id string) string {
+		file := id
+		if j := strings.IndexByte(id, '#'); j >= 0 {
+			file = id[:j]
+		}
+		if r := repoOf[file]; r != "" {
+			return r
+		}
+		return "(unlisted)"
+	}
 }
 
 func sortedKeys(m map[string]bool) []string {
