@@ -37,7 +37,7 @@ and eval scores it against the same conversation and tail. A summary not found s
 
 Per input, head's mean over samples minus base's, of the headline score, coverage,
 boundary coverage, tail leakage and summaries lost; over inputs, the mean difference with
-a bootstrap 95% interval (fixed seed) and a verdict: better, worse, or no difference this
+a paired Student-t 95% interval and a verdict: better, worse, or no difference this
 run can detect, with the smallest difference it would detect. Inputs with the same
 conversation count once.
 

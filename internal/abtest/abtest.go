@@ -6,8 +6,8 @@
 // module's buildCompactionInstruction, kept-tail note included); each side's extractor takes
 // the summary out of its answers and eval scores both against the same conversation and
 // kept tail. Per input, the paired difference of each measure is head's mean over samples
-// minus base's; over inputs, the mean difference has a bootstrap 95% interval (a fixed
-// seed, so the same answers give the same document) and a verdict.
+// minus base's; over inputs, the mean difference has a paired Student-t 95% interval and
+// a verdict (stats.go).
 //
 // The calls go through internal/record: the replay cache (keyed by model, parameters,
 // messages and instruction), -offline, batches, and the answers written as cases with
@@ -112,14 +112,15 @@ type Verdict struct {
 	Measure string `json:"measure"`
 	// Verdict is better, worse or no difference (this run cannot tell one).
 	Verdict string `json:"verdict"`
-	// Mean is the mean paired difference, head minus base; Low and High its bootstrap 95%
-	// interval. N is the number of inputs paired.
+	// Mean is the mean paired difference, head minus base; Low and High its paired
+	// Student-t 95% interval. N is the number of inputs paired.
 	Mean float64 `json:"mean"`
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
 	N    int     `json:"n"`
 	// Detectable is the smallest difference this run would detect (95% interval, 80%
-	// power) at this number of inputs and samples; nil with fewer than two inputs.
+	// power, the standard error estimated) at this number of inputs and samples; nil
+	// with fewer than two inputs.
 	Detectable *float64 `json:"detectable"`
 }
 
