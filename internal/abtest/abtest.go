@@ -83,10 +83,14 @@ type Result struct {
 	// Inputs holds every input with every sample of both sides.
 	Inputs []InputResult `json:"inputs"`
 	// Lost lists the samples whose summary the extractor did not find, base then head;
-	// HeadOnlyLost those head lost and base, on the same input and sample, kept.
-	Lost         []Lost `json:"lost"`
-	HeadOnlyLost []Lost `json:"head_only_lost"`
-	// AllowedHeadLost is how many of HeadOnlyLost the run tolerates.
+	// HeadOnlyLost those head lost and base kept from the same answer (the same input,
+	// sample and request: an extractor-only change). LostTest compares the rates lost
+	// where the requests differ; nil when they never do.
+	Lost         []Lost    `json:"lost"`
+	HeadOnlyLost []Lost    `json:"head_only_lost"`
+	LostTest     *LostTest `json:"lost_test"`
+	// AllowedHeadLost is how many of HeadOnlyLost the run tolerates, and how many more
+	// than base head may lose where the requests differ.
 	AllowedHeadLost int `json:"allowed_head_lost"`
 	// Failures say why the run fails; empty when it passes.
 	Failures []string `json:"failures"`

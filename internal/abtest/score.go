@@ -18,7 +18,8 @@ type Options struct {
 	// MinDelta is the fall of the headline score the run tolerates: it fails when the
 	// whole interval lies below -MinDelta.
 	MinDelta float64
-	// AllowedHeadLost is how many summaries head may lose that base kept.
+	// AllowedHeadLost is how many summaries head may lose that base kept from the same
+	// answer, and how many more than base head may lose where the answers differ.
 	AllowedHeadLost int
 	// Price is the cost of a million tokens in and out, nil when unknown.
 	Price *Price
@@ -107,7 +108,10 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 			}
 		}
 		for n := range p.Samples {
-			if ir.Base[n].Found && !ir.Head[n].Found {
+			// Only where both sides sent the same request, and so read the same answer,
+			// is a sample of head's paired with base's (lostTest compares the others).
+			same := ir.Base[n].InstructionSHA256 == ir.Head[n].InstructionSHA256
+			if same && ir.Base[n].Found && !ir.Head[n].Found {
 				r.HeadOnlyLost = append(r.HeadOnlyLost, Lost{Side: p.Sides[1].Name, Input: ir.ID, Sample: n + 1, Case: ir.Head[n].Case})
 			}
 		}
@@ -141,7 +145,12 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 			signed(r.Verdict.Mean), signed(r.Verdict.Low), signed(r.Verdict.High), floor))
 	}
 	if len(r.HeadOnlyLost) > opt.AllowedHeadLost {
-		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d summaries that base kept (%d allowed)", len(r.HeadOnlyLost), opt.AllowedHeadLost))
+		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d summaries that base kept from the same answers (%d allowed)", len(r.HeadOnlyLost), opt.AllowedHeadLost))
+	}
+	r.LostTest = lostTest(r.Inputs)
+	if t := r.LostTest; t != nil && t.P < Level && t.Head-t.Base > opt.AllowedHeadLost {
+		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d of %d summaries, base %d: more than chance allows (exact p = %.4f; %d more allowed)",
+			t.Head, t.Samples, t.Base, t.P, opt.AllowedHeadLost))
 	}
 	return r, nil
 }
