@@ -422,7 +422,7 @@ func names(msgs []fakeMsg, paths bool) []string {
 			if len(tok) < 3 || seen[tok] || strings.Contains(tok, "://") {
 				continue
 			}
-			isPath := strings.Contains(tok, "/") || fakeFile.MatchString(tok)
+			isPath := strings.Contains(tok, "/") || strings.Contains(tok, ".") && fakeFile.MatchString(tok)
 			isIdent := !isPath && (strings.Contains(tok, "_") || innerCapital(tok) || strings.Contains(tok, "."))
 			if paths && isPath || !paths && isIdent {
 				seen[tok] = true
