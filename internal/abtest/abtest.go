@@ -44,26 +44,37 @@ type Input struct {
 	Eval eval.Input
 }
 
-// Measures, in the order the tables show them.
+// Measures, in the order the tables show them. SummaryTokens is a found summary's length
+// (pi's estimate: UTF-16 code units / 4) and Compression that over the length of what it
+// replaces (the messages before the kept tail, and an earlier summary).
 const (
-	MeasureScore    = "score"
-	MeasureCoverage = "coverage"
-	MeasureBoundary = "boundary_coverage"
-	MeasureLeakage  = "tail_leakage"
-	MeasureLost     = "summary_lost"
+	MeasureScore         = "score"
+	MeasureCoverage      = "coverage"
+	MeasureBoundary      = "boundary_coverage"
+	MeasureLeakage       = "tail_leakage"
+	MeasureLost          = "summary_lost"
+	MeasureSummaryTokens = "summary_tokens"
+	MeasureCompression   = "compression_ratio"
 )
 
 // Measures lists every measure.
-var Measures = []string{MeasureScore, MeasureCoverage, MeasureBoundary, MeasureLeakage, MeasureLost}
+var Measures = []string{MeasureScore, MeasureCoverage, MeasureBoundary, MeasureLeakage, MeasureLost, MeasureSummaryTokens, MeasureCompression}
 
 // lowerIsBetter reports whether a fall of the measure is an improvement.
 func lowerIsBetter(m string) bool { return m == MeasureLeakage || m == MeasureLost }
 
-// Verdicts.
+// isLength reports whether the measure is a length: neither better nor worse by itself,
+// its verdict is longer or shorter.
+func isLength(m string) bool { return m == MeasureSummaryTokens || m == MeasureCompression }
+
+// Verdicts: better, worse or no difference; a length's is longer, shorter or no
+// difference.
 const (
 	Better       = "better"
 	Worse        = "worse"
 	NoDifference = "no difference"
+	Longer       = "longer"
+	Shorter      = "shorter"
 )
 
 // Result is the A/B document. Lists are never nil.
@@ -92,6 +103,9 @@ type Result struct {
 	// AllowedHeadLost is how many of HeadOnlyLost the run tolerates, and how many more
 	// than base head may lose where the requests differ.
 	AllowedHeadLost int `json:"allowed_head_lost"`
+	// MaxSummaryTokens is the most summary tokens head's summaries may average; 0 for
+	// no limit.
+	MaxSummaryTokens int `json:"max_summary_tokens"`
 	// Failures say why the run fails; empty when it passes.
 	Failures []string `json:"failures"`
 }
@@ -114,7 +128,8 @@ type SideInfo struct {
 // Verdict is a measure's verdict with its uncertainty.
 type Verdict struct {
 	Measure string `json:"measure"`
-	// Verdict is better, worse or no difference (this run cannot tell one).
+	// Verdict is better, worse or no difference (this run cannot tell one); longer or
+	// shorter for a length.
 	Verdict string `json:"verdict"`
 	// Mean is the mean paired difference, head minus base; Low and High its paired
 	// Student-t 95% interval. N is the number of inputs paired.

@@ -26,7 +26,7 @@ func directPlan(t *testing.T, base, head Side, inputs []Input, samples int) *Pla
 // runDirect runs plan p as fixture.run does, asking fake in process instead of over HTTP
 // and through the recorder (which writes every answer as a case): the same request,
 // sample included, gets the same answer, as the replay cache gives it.
-func runDirect(t *testing.T, fake *recordtest.FakeModel, p *Plan) *Result {
+func runDirect(t *testing.T, fake *recordtest.FakeModel, p *Plan, opts ...Options) *Result {
 	t.Helper()
 	answers := map[string]string{}
 	outs := make([]record.Outcome, len(p.Jobs))
@@ -44,7 +44,11 @@ func runDirect(t *testing.T, fake *recordtest.FakeModel, p *Plan) *Result {
 		}
 		outs[i] = record.Outcome{Job: &p.Jobs[i], Status: record.StatusRecorded, Response: &record.Response{Text: text}}
 	}
-	r, err := Score(p, outs, Options{Provider: record.OpenAI, Model: "fake"})
+	opt := Options{Provider: record.OpenAI, Model: "fake"}
+	if len(opts) > 0 {
+		opt = opts[0]
+	}
+	r, err := Score(p, outs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,5 +130,36 @@ func TestNoisyAA(t *testing.T) {
 		if c := measure(r, MeasureBoundary); c.Verdict.Verdict != Worse {
 			t.Errorf("seed %d: without section 8 boundary coverage is %s (%+.3f, %+.3f to %+.3f), want worse", 100+seed, c.Verdict.Verdict, c.Mean, c.Low, c.High)
 		}
+	}
+}
+
+// TestLengthMeasures checks the length measures on an edit that makes the fake write the
+// user's messages twice: head's summaries are longer, and so is their compression ratio,
+// while the scores see the same facts; with review.max_summary_tokens between base's mean
+// and head's the review fails, naming it.
+func TestLengthMeasures(t *testing.T) {
+	inputs := evalInputs(t)
+	base := goSide("base", compact.Instruction, seedExtract)
+	twice := goSide("head", edit(t, "9. Optional Next Step: List", "10. All user messages again: Repeat them.\n9. Optional Next Step: List"), seedExtract)
+	p := directPlan(t, base, twice, inputs, 2)
+	r := runDirect(t, &recordtest.FakeModel{BreakRate: 0.1, Noise: 0.2, Seed: 3}, p)
+	tokens, ratio := measure(r, MeasureSummaryTokens), measure(r, MeasureCompression)
+	for _, c := range []Comparison{tokens, ratio} {
+		t.Logf("%s: base %v head %v, %+.4f (%+.4f to %+.4f) %s", c.Measure, *c.Base, *c.Head, c.Mean, c.Low, c.High, c.Verdict.Verdict)
+		if c.Verdict.Verdict != Longer || !(c.Low > 0) || *c.Head <= *c.Base {
+			t.Errorf("%s = %s, %+.4f to %+.4f (base %v, head %v), want longer, above zero", c.Measure, c.Verdict.Verdict, c.Low, c.High, *c.Base, *c.Head)
+		}
+	}
+	if !r.Passed() {
+		t.Errorf("Passed() = false (%q), want true: a longer summary fails only under max_summary_tokens", r.Failures)
+	}
+	limit := int((*tokens.Base + *tokens.Head) / 2)
+	r = runDirect(t, &recordtest.FakeModel{BreakRate: 0.1, Noise: 0.2, Seed: 3}, p, Options{MaxSummaryTokens: limit})
+	if len(r.Failures) != 1 || !strings.Contains(r.Failures[0], fmt.Sprintf("over review.max_summary_tokens %d", limit)) {
+		t.Errorf("with max_summary_tokens %d, Failures = %q, want one naming it", limit, r.Failures)
+	}
+	r = runDirect(t, &recordtest.FakeModel{BreakRate: 0.1, Noise: 0.2, Seed: 3}, p, Options{MaxSummaryTokens: int(*tokens.Head) + 1})
+	if !r.Passed() {
+		t.Errorf("with max_summary_tokens above head's mean, Failures = %q, want none", r.Failures)
 	}
 }

@@ -32,7 +32,8 @@ func compare(inputs []InputResult, m string) Comparison {
 // Judge returns the verdict on paired differences (head minus base) of measure m: their
 // mean, its paired Student-t 95% interval (mean ± t(0.975, n-1) standard errors) and the
 // smallest difference detectable. The verdict is better or worse when the interval
-// excludes zero (which way is better depends on the measure), no difference otherwise.
+// excludes zero (which way is better depends on the measure; a length is longer or
+// shorter), no difference otherwise.
 // With no pair it is no difference with a zero interval and N 0; with one pair there is
 // no interval (Low and High are the mean) and the verdict is no difference.
 //
@@ -65,6 +66,10 @@ func Judge(m string, d []float64) Verdict {
 	// The verdict is taken on the unrounded interval, which the rounded one contains.
 	up, down := low > 0, high < 0
 	switch {
+	case isLength(m) && up:
+		v.Verdict = Longer
+	case isLength(m) && down:
+		v.Verdict = Shorter
 	case up && lowerIsBetter(m), down && !lowerIsBetter(m):
 		v.Verdict = Worse
 	case up, down:
