@@ -140,7 +140,8 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 			info.Cost = &c
 		}
 	}
-	if r.Verdict.N > 0 && r.Verdict.High < -opt.MinDelta {
+	// Worse says the whole interval is below zero; with one input there is none.
+	if r.Verdict.Verdict == Worse && (opt.MinDelta == 0 || r.Verdict.High < -opt.MinDelta) {
 		floor := "zero"
 		if opt.MinDelta > 0 {
 			floor = fmt.Sprintf("-%g (-min-delta)", opt.MinDelta)
