@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/record/recordtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated table of docs/review-ab.md")
@@ -204,6 +207,7 @@ func TestJudgeTable(t *testing.T) {
 			100*falsePositives(bootstrapJudge, MeasureScore, nz, n, runs, seed), 100*falsePositives(Judge, MeasureScore, nz, n, runs, seed),
 			100*powerAtDetectable(bootstrapJudge, nz, n, runs, seed), 100*powerAtDetectable(Judge, nz, n, runs, seed))
 	}
+	fakeTable(t, &b)
 	b.WriteString("\n" + tableEnd)
 	const path = "../../docs/review-ab.md"
 	doc, err := os.ReadFile(path)
@@ -218,4 +222,66 @@ func TestJudgeTable(t *testing.T) {
 	if err := os.WriteFile(path, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// oldVerdicts judges r's measures again as before the t interval and the lost-summary
+// test: the bootstrap, and head's sample n paired with base's whatever the requests. It
+// returns whether the run failed and whether any measure was worse.
+func oldVerdicts(r *Result) (failed, worse bool, boundary string) {
+	for _, m := range Measures {
+		var d []float64
+		for _, in := range r.Inputs {
+			if x, ok := in.Delta[m]; ok {
+				d = append(d, x)
+			}
+		}
+		v := bootstrapJudge(m, d)
+		worse = worse || v.Verdict == Worse
+		if m == MeasureScore && v.N > 0 && v.High < 0 {
+			failed = true
+		}
+		if m == MeasureBoundary {
+			boundary = v.Verdict
+		}
+	}
+	for _, in := range r.Inputs {
+		for n := range min(len(in.Base), len(in.Head)) {
+			failed = failed || in.Base[n].Found && !in.Head[n].Found
+		}
+	}
+	return failed, worse, boundary
+}
+
+// fakeTable measures the review before and after on the noisy fake: the same 40 seeds of
+// FakeModel{BreakRate: 0.1, Noise: 0.3}, the ten eval conversations × 2 samples, both
+// sides extracting with the line-anchored extractor; A/A (a double space) and section 8
+// dropped.
+func fakeTable(t *testing.T, b *strings.Builder) {
+	inputs := evalInputs(t)
+	base := goSide("base", compact.Instruction, strictExtract)
+	aa := directPlan(t, base, goSide("head", edit(t, "Your task is to create", "Your task is to  create"), strictExtract), inputs, 2)
+	drop := directPlan(t, base, goSide("head", edit(t, section8...), strictExtract), inputs, 2)
+	const seeds = 40
+	var oldFail, newFail, oldWorse, newWorse, oldFound, newFound int
+	for seed := range uint64(seeds) {
+		r := runDirect(t, &recordtest.FakeModel{BreakRate: 0.1, Noise: 0.3, Seed: 1000 + seed}, aa)
+		failed, worse, _ := oldVerdicts(r)
+		oldFail, oldWorse = oldFail+btoi(failed), oldWorse+btoi(worse)
+		newFail, newWorse = newFail+btoi(!r.Passed()), newWorse+btoi(len(worseOn(r)) > 0)
+		r = runDirect(t, &recordtest.FakeModel{BreakRate: 0.1, Noise: 0.3, Seed: 2000 + seed}, drop)
+		_, _, boundary := oldVerdicts(r)
+		oldFound, newFound = oldFound+btoi(boundary == Worse), newFound+btoi(measure(r, MeasureBoundary).Verdict.Verdict == Worse)
+	}
+	fmt.Fprintf(b, "\nOn the noisy fake (`FakeModel{BreakRate: 0.1, Noise: 0.3}`, %d seeds, the %d eval conversations × 2\nsamples, both sides with an extractor that loses every broken summary), the same answers\njudged both ways:\n\n", seeds, len(inputs))
+	b.WriteString("| run | before | after |\n|---|---:|---:|\n")
+	fmt.Fprintf(b, "| A/A (a double space): the review fails | %d of %d | %d of %d |\n", oldFail, seeds, newFail, seeds)
+	fmt.Fprintf(b, "| A/A: some measure is worse | %d of %d | %d of %d |\n", oldWorse, seeds, newWorse, seeds)
+	fmt.Fprintf(b, "| section 8 dropped: boundary coverage is worse | %d of %d | %d of %d |\n", oldFound, seeds, newFound, seeds)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
