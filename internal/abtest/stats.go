@@ -81,9 +81,9 @@ func Judge(m string, d []float64) Verdict {
 // detectable returns the smallest detectable difference in estimated standard errors:
 // the factor f such that, when the true difference is f times the standard error this
 // run estimates (which is itself random), the two-sided t test at Level finds it with
-// probability Power on average over that estimate. With the true standard error in place
-// of the estimate the factor would be smaller (2.83 at 100 inputs, 3.76 at 5) and the
-// printed value found less than four times in five at few inputs (69% at 5).
+// probability Power on average over that estimate and the test's own. The factor right
+// for a known standard error is smaller (3.76 at 5 inputs, 2.83 at 100), and the printed
+// value would then be found less than four times in five at few inputs (69% at 5).
 func detectable(df int) float64 {
 	return cached(-1, df, func() float64 {
 		c := tQuantile(1-Level/2, df)
