@@ -36,8 +36,9 @@ it -samples times, the side's own extractor (a text's: the seed's) takes out the
 and eval scores it against the same conversation and tail. A summary not found scores 0.
 
 Per input, head's mean over samples minus base's, of the headline score, coverage,
-boundary coverage, tail leakage and summaries lost; over inputs, the mean difference with
-a bootstrap 95% interval (fixed seed) and a verdict: better, worse, or no difference this
+boundary coverage, tail leakage, summaries lost, summary tokens and compression ratio
+(summary tokens over those of what it replaces); over inputs, the mean difference with
+a paired Student-t 95% interval and a verdict: better, worse, or no difference this
 run can detect, with the smallest difference it would detect. Inputs with the same
 conversation count once.
 
@@ -60,7 +61,9 @@ provider counted and their cost are in the review. Prices per million tokens com
 
 Exit codes: 0 the review passes; 1 head's headline score interval lies wholly below
 -min-delta's negative (default 0, or review.min_delta of the gate config), or head lost
-more summaries that base kept than review.allowed_lost_summaries (0); also 1 when a batch
+more summaries that base kept from the same answers than review.allowed_lost_summaries
+(0), or more than base beyond chance where the answers differ, or head's summaries average
+more tokens than review.max_summary_tokens; also 1 when a batch
 is still running; 2 usage or operational error (a call that failed, an offline cache
 miss, a run over -max-cost).
 
@@ -151,8 +154,8 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return fail("%v", err)
 	}
-	if r := cfg.Review; r.MinDelta < 0 || r.AllowedLostSummaries < 0 || math.IsNaN(r.MinDelta) {
-		return fail("%s: review.min_delta and review.allowed_lost_summaries must not be negative", cfg.File)
+	if r := cfg.Review; r.MinDelta < 0 || r.AllowedLostSummaries < 0 || r.MaxSummaryTokens < 0 || math.IsNaN(r.MinDelta) {
+		return fail("%s: review.min_delta, review.allowed_lost_summaries and review.max_summary_tokens must not be negative", cfg.File)
 	}
 	if !f.minDeltaSet {
 		f.minDelta = cfg.Review.MinDelta
@@ -273,7 +276,7 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	r, err := abtest.Score(plan, outs, abtest.Options{
 		Provider: f.call.provider, Model: f.call.model, MinDelta: f.minDelta,
-		AllowedHeadLost: cfg.Review.AllowedLostSummaries, Price: price,
+		AllowedHeadLost: cfg.Review.AllowedLostSummaries, MaxSummaryTokens: cfg.Review.MaxSummaryTokens, Price: price,
 		Eval: eval.Options{BoundaryWindow: f.window, KeepTokens: f.keepTokens},
 	})
 	if err != nil {

@@ -74,7 +74,8 @@ func TestReviewABConfig(t *testing.T) {
 		name, config, want string
 	}{
 		{name: "a misspelled key is named with its line", config: "version: 1\nreview:\n  min_detla: 0.1\n", want: "gate.yaml:3: unknown key min_detla"},
-		{name: "a negative allowance is refused", config: "version: 1\nreview:\n  min_delta: -0.1\n", want: "review.min_delta and review.allowed_lost_summaries must not be negative"},
+		{name: "a negative allowance is refused", config: "version: 1\nreview:\n  min_delta: -0.1\n", want: "review.min_delta, review.allowed_lost_summaries and review.max_summary_tokens must not be negative"},
+		{name: "a negative length is refused", config: "version: 1\nreview:\n  max_summary_tokens: -1\n", want: "must not be negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,9 +91,9 @@ func TestReviewABConfig(t *testing.T) {
 			}
 		})
 	}
-	cfg, err := reviewConfig(writeFile(t, dir, "ok.yaml", "version: 1\nreview:\n  min_delta: 0.02\n  allowed_lost_summaries: 1\n"))
-	if err != nil || cfg.Review.MinDelta != 0.02 || cfg.Review.AllowedLostSummaries != 1 {
-		t.Errorf("reviewConfig() = %+v, %v; want min_delta 0.02 and 1 allowed lost summary", cfg.Review, err)
+	cfg, err := reviewConfig(writeFile(t, dir, "ok.yaml", "version: 1\nreview:\n  min_delta: 0.02\n  allowed_lost_summaries: 1\n  max_summary_tokens: 900\n"))
+	if err != nil || cfg.Review.MinDelta != 0.02 || cfg.Review.AllowedLostSummaries != 1 || cfg.Review.MaxSummaryTokens != 900 {
+		t.Errorf("reviewConfig() = %+v, %v; want min_delta 0.02, 1 allowed lost summary, 900 summary tokens", cfg.Review, err)
 	}
 }
 

@@ -6,8 +6,8 @@
 // module's buildCompactionInstruction, kept-tail note included); each side's extractor takes
 // the summary out of its answers and eval scores both against the same conversation and
 // kept tail. Per input, the paired difference of each measure is head's mean over samples
-// minus base's; over inputs, the mean difference has a bootstrap 95% interval (a fixed
-// seed, so the same answers give the same document) and a verdict.
+// minus base's; over inputs, the mean difference has a paired Student-t 95% interval and
+// a verdict (stats.go).
 //
 // The calls go through internal/record: the replay cache (keyed by model, parameters,
 // messages and instruction), -offline, batches, and the answers written as cases with
@@ -44,22 +44,31 @@ type Input struct {
 	Eval eval.Input
 }
 
-// Measures, in the order the tables show them.
+// Measures, in the order the tables show them. SummaryTokens is a found summary's length
+// (pi's estimate: UTF-16 code units / 4) and Compression that over the length of what it
+// replaces (the messages before the kept tail, and an earlier summary).
 const (
-	MeasureScore    = "score"
-	MeasureCoverage = "coverage"
-	MeasureBoundary = "boundary_coverage"
-	MeasureLeakage  = "tail_leakage"
-	MeasureLost     = "summary_lost"
+	MeasureScore         = "score"
+	MeasureCoverage      = "coverage"
+	MeasureBoundary      = "boundary_coverage"
+	MeasureLeakage       = "tail_leakage"
+	MeasureLost          = "summary_lost"
+	MeasureSummaryTokens = "summary_tokens"
+	MeasureCompression   = "compression_ratio"
 )
 
 // Measures lists every measure.
-var Measures = []string{MeasureScore, MeasureCoverage, MeasureBoundary, MeasureLeakage, MeasureLost}
+var Measures = []string{MeasureScore, MeasureCoverage, MeasureBoundary, MeasureLeakage, MeasureLost, MeasureSummaryTokens, MeasureCompression}
 
 // lowerIsBetter reports whether a fall of the measure is an improvement.
 func lowerIsBetter(m string) bool { return m == MeasureLeakage || m == MeasureLost }
 
-// Verdicts.
+// isLength reports whether the measure is a length: neither better nor worse by itself,
+// its verdict is longer or shorter.
+func isLength(m string) bool { return m == MeasureSummaryTokens || m == MeasureCompression }
+
+// Verdicts: better, worse or no difference; a length's is longer, shorter or no
+// difference.
 const (
 	Better       = "better"
 	Worse        = "worse"
@@ -67,6 +76,8 @@ const (
 	// NotComparable is boundary coverage's verdict when eval cannot tell the recent
 	// part of one side's summaries: it neither fails nor passes the run.
 	NotComparable = "not comparable"
+	Longer        = "longer"
+	Shorter       = "shorter"
 )
 
 // Result is the A/B document. Lists are never nil.
@@ -86,10 +97,14 @@ type Result struct {
 	// Inputs holds every input with every sample of both sides.
 	Inputs []InputResult `json:"inputs"`
 	// Lost lists the samples whose summary the extractor did not find, base then head;
-	// HeadOnlyLost those head lost and base, on the same input and sample, kept.
-	Lost         []Lost `json:"lost"`
-	HeadOnlyLost []Lost `json:"head_only_lost"`
-	// AllowedHeadLost is how many of HeadOnlyLost the run tolerates.
+	// HeadOnlyLost those head lost and base kept from the same answer (the same input,
+	// sample and request: an extractor-only change). LostTest compares the rates lost
+	// where the requests differ; nil when they never do.
+	Lost         []Lost    `json:"lost"`
+	HeadOnlyLost []Lost    `json:"head_only_lost"`
+	LostTest     *LostTest `json:"lost_test"`
+	// AllowedHeadLost is how many of HeadOnlyLost the run tolerates, and how many more
+	// than base head may lose where the requests differ.
 	AllowedHeadLost int `json:"allowed_head_lost"`
 	// BoundaryComparable reports whether eval can tell the recent part of both sides'
 	// summaries from their instructions (eval.Outline.Recent); when it cannot, boundary
@@ -98,6 +113,9 @@ type Result struct {
 	// Notes say how the sides' summaries were read where it is not by the titles eval
 	// knows: a section read by its number, boundary coverage not comparable.
 	Notes []string `json:"notes"`
+	// MaxSummaryTokens is the most summary tokens head's summaries may average; 0 for
+	// no limit.
+	MaxSummaryTokens int `json:"max_summary_tokens"`
 	// Failures say why the run fails; empty when it passes.
 	Failures []string `json:"failures"`
 }
@@ -124,16 +142,18 @@ type SideInfo struct {
 // Verdict is a measure's verdict with its uncertainty.
 type Verdict struct {
 	Measure string `json:"measure"`
-	// Verdict is better, worse or no difference (this run cannot tell one).
+	// Verdict is better, worse or no difference (this run cannot tell one); longer or
+	// shorter for a length.
 	Verdict string `json:"verdict"`
-	// Mean is the mean paired difference, head minus base; Low and High its bootstrap 95%
-	// interval. N is the number of inputs paired.
+	// Mean is the mean paired difference, head minus base; Low and High its paired
+	// Student-t 95% interval. N is the number of inputs paired.
 	Mean float64 `json:"mean"`
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
 	N    int     `json:"n"`
 	// Detectable is the smallest difference this run would detect (95% interval, 80%
-	// power) at this number of inputs and samples; nil with fewer than two inputs.
+	// power, the standard error estimated) at this number of inputs and samples; nil
+	// with fewer than two inputs.
 	Detectable *float64 `json:"detectable"`
 }
 

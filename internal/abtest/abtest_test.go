@@ -350,8 +350,10 @@ func TestTitleEditsNoDifference(t *testing.T) {
 			if !r.BoundaryComparable {
 				t.Errorf("boundary coverage not comparable: %q", r.Notes)
 			}
+			// Every measure is no difference; all but the lengths exactly 0 (a title's own
+			// words are a token or two of each summary).
 			for _, m := range r.Measures {
-				if m.Verdict.Verdict != NoDifference || m.Mean != 0 {
+				if m.Verdict.Verdict != NoDifference || m.Mean != 0 && !isLength(m.Measure) {
 					t.Errorf("%s: %s %+.4f (%+.3f to %+.3f), want no difference, exactly 0", m.Measure, m.Verdict.Verdict, m.Mean, m.Low, m.High)
 				}
 			}
@@ -382,5 +384,28 @@ func TestBoundaryNotComparable(t *testing.T) {
 				t.Errorf("%s: a sample has boundary coverage %v, want none counted", in.ID, s.Values[MeasureBoundary])
 			}
 		}
+	}
+}
+
+// TestLengthTolerance: a length that moves by less than LengthTolerance of base's mean is
+// no difference however sure the interval; one that moves more is longer.
+func TestLengthTolerance(t *testing.T) {
+	inputs := func(base, head float64) []InputResult {
+		var out []InputResult
+		for i := range 6 {
+			b := base + float64(i)
+			out = append(out, InputResult{
+				Base:  []SampleResult{{Values: map[string]float64{MeasureSummaryTokens: b}}},
+				Head:  []SampleResult{{Values: map[string]float64{MeasureSummaryTokens: b + head - base + float64(i%2)*0.5}}},
+				Delta: map[string]float64{MeasureSummaryTokens: head - base + float64(i%2)*0.5},
+			})
+		}
+		return out
+	}
+	if c := compare(inputs(600, 610), MeasureSummaryTokens); c.Verdict.Verdict != NoDifference || !(c.Low > 0) {
+		t.Errorf("+10 tokens on 600: %s (%+.2f to %+.2f), want no difference with an interval above zero", c.Verdict.Verdict, c.Low, c.High)
+	}
+	if c := compare(inputs(600, 660), MeasureSummaryTokens); c.Verdict.Verdict != Longer {
+		t.Errorf("+60 tokens on 600: %s, want %s", c.Verdict.Verdict, Longer)
 	}
 }

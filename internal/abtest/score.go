@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/compacteval/compacteval/eval"
@@ -18,8 +19,11 @@ type Options struct {
 	// MinDelta is the fall of the headline score the run tolerates: it fails when the
 	// whole interval lies below -MinDelta.
 	MinDelta float64
-	// AllowedHeadLost is how many summaries head may lose that base kept.
+	// AllowedHeadLost is how many summaries head may lose that base kept from the same
+	// answer, and how many more than base head may lose where the answers differ.
 	AllowedHeadLost int
+	// MaxSummaryTokens fails a head whose summaries average more tokens; 0 for no limit.
+	MaxSummaryTokens int
 	// Price is the cost of a million tokens in and out, nil when unknown.
 	Price *Price
 }
@@ -59,7 +63,7 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 	r := &Result{
 		SchemaVersion: SchemaVersion, Provider: opt.Provider, Model: opt.Model, Samples: p.Samples,
 		Base: SideInfo{Desc: p.Sides[0].Desc}, Head: SideInfo{Desc: p.Sides[1].Desc},
-		MinDelta: opt.MinDelta, AllowedHeadLost: opt.AllowedHeadLost,
+		MinDelta: opt.MinDelta, AllowedHeadLost: opt.AllowedHeadLost, MaxSummaryTokens: opt.MaxSummaryTokens,
 		Lost: []Lost{}, HeadOnlyLost: []Lost{}, Failures: []string{}, Notes: []string{},
 	}
 	half := len(outs) / 2
@@ -80,7 +84,7 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 	for i, in := range p.Inputs {
 		ir := InputResult{ID: in.Eval.ID, Source: in.Eval.Source, Base: []SampleResult{}, Head: []SampleResult{}}
 		// Every sample of both sides is scored against the input's conversation prepared
-		// once (eval.ScoreSummaries).
+		// once (eval.Scorer), each read by its own instruction's outline.
 		var summaries []string
 		for s := range 2 {
 			for n := 1; n <= p.Samples; n++ {
@@ -94,10 +98,11 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 			s := k / p.Samples
 			results[k] = sc.Score(sum, outline(p.Jobs[(s*len(p.Inputs)+i)*p.Samples+k%p.Samples].Request.Instruction))
 		}
+		replaced := replacedTokens(in.Eval, opt.Eval)
 		for s := range 2 {
 			for n := 1; n <= p.Samples; n++ {
 				k := (s*len(p.Inputs)+i)*p.Samples + n - 1
-				sr := sampleResult(extractions[s][k-s*half], results[s*p.Samples+n-1])
+				sr := sampleResult(extractions[s][k-s*half], results[s*p.Samples+n-1], replaced)
 				sr.Sample, sr.Case = n, p.Jobs[k].ID
 				sr.InstructionSHA256 = p.Jobs[k].Request.InstructionSHA256()
 				sr.TokensIn, sr.TokensOut = usage(outs[k])
@@ -115,7 +120,10 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 			}
 		}
 		for n := range p.Samples {
-			if ir.Base[n].Found && !ir.Head[n].Found {
+			// Only where both sides sent the same request, and so read the same answer,
+			// is a sample of head's paired with base's (lostTest compares the others).
+			same := ir.Base[n].InstructionSHA256 == ir.Head[n].InstructionSHA256
+			if same && ir.Base[n].Found && !ir.Head[n].Found {
 				r.HeadOnlyLost = append(r.HeadOnlyLost, Lost{Side: p.Sides[1].Name, Input: ir.ID, Sample: n + 1, Case: ir.Head[n].Case})
 			}
 		}
@@ -144,7 +152,8 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 			info.Cost = &c
 		}
 	}
-	if r.Verdict.N > 0 && r.Verdict.High < -opt.MinDelta {
+	// Worse says the whole interval is below zero; with one input there is none.
+	if r.Verdict.Verdict == Worse && (opt.MinDelta == 0 || r.Verdict.High < -opt.MinDelta) {
 		floor := "zero"
 		if opt.MinDelta > 0 {
 			floor = fmt.Sprintf("-%g (-min-delta)", opt.MinDelta)
@@ -153,7 +162,16 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 			signed(r.Verdict.Mean), signed(r.Verdict.Low), signed(r.Verdict.High), floor))
 	}
 	if len(r.HeadOnlyLost) > opt.AllowedHeadLost {
-		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d summaries that base kept (%d allowed)", len(r.HeadOnlyLost), opt.AllowedHeadLost))
+		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d summaries that base kept from the same answers (%d allowed)", len(r.HeadOnlyLost), opt.AllowedHeadLost))
+	}
+	if tokens := r.Measures[slices.Index(Measures, MeasureSummaryTokens)]; opt.MaxSummaryTokens > 0 && tokens.Head != nil && *tokens.Head > float64(opt.MaxSummaryTokens) {
+		r.Failures = append(r.Failures, fmt.Sprintf("head's summaries average %.0f tokens, over review.max_summary_tokens %d (base's: %s)",
+			*tokens.Head, opt.MaxSummaryTokens, ptrText(tokens.Base, "%.0f")))
+	}
+	r.LostTest = lostTest(r.Inputs)
+	if t := r.LostTest; t != nil && t.P < Level && t.Head-t.Base > opt.AllowedHeadLost {
+		r.Failures = append(r.Failures, fmt.Sprintf("head lost %d of %d summaries, base %d: more than chance allows (exact p = %.4f; %d more allowed)",
+			t.Head, t.Samples, t.Base, t.P, opt.AllowedHeadLost))
 	}
 	return r, nil
 }
@@ -209,8 +227,33 @@ func (e extracted) text() string {
 	return ""
 }
 
-// sampleResult is one answer's result, from its extraction and the score of its text.
-func sampleResult(e extracted, res eval.Result) SampleResult {
+// replacedTokens returns the estimated tokens a summary of in replaces: the messages
+// before the kept tail and an earlier summary.
+func replacedTokens(in eval.Input, opt eval.Options) int {
+	cut := in.Cut
+	if cut < 0 {
+		cut = eval.Boundary(in.Conversation, opt.KeepTokens)
+	}
+	n := 0
+	for _, m := range in.Conversation[:min(cut, len(in.Conversation))] {
+		n += eval.EstimateTokens(m)
+	}
+	if in.PreviousSummary != "" {
+		n += eval.EstimateTextTokens(in.PreviousSummary)
+	}
+	return n
+}
+
+func ptrText(p *float64, format string) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprintf(format, *p)
+}
+
+// sampleResult is one answer's result, from its extraction, the score of its text and
+// the tokens its summary replaces. A lost summary has no length.
+func sampleResult(e extracted, res eval.Result, replaced int) SampleResult {
 	sr := SampleResult{Found: e.found, Summary: e.text(), Values: map[string]float64{}, Missed: facts(res.Missed), Leaked: facts(res.Leaked)}
 	lost := 0.0
 	if !e.found {
@@ -220,6 +263,13 @@ func sampleResult(e extracted, res eval.Result) SampleResult {
 	for m, s := range map[string]eval.Share{MeasureCoverage: res.Coverage, MeasureBoundary: res.BoundaryCoverage, MeasureLeakage: res.TailLeakage} {
 		if v, ok := s.Value(); ok {
 			sr.Values[m] = v
+		}
+	}
+	if e.found {
+		tokens := eval.EstimateTextTokens(e.summary)
+		sr.Values[MeasureSummaryTokens] = float64(tokens)
+		if replaced > 0 {
+			sr.Values[MeasureCompression] = float64(tokens) / float64(replaced)
 		}
 	}
 	switch {

@@ -1,17 +1,12 @@
 package abtest
 
-import (
-	"math"
-	"math/rand/v2"
-	"slices"
-)
+import "math"
 
-// Resamples is the number of bootstrap resamples of an interval.
-const Resamples = 4000
+// Level is the two-sided level of the interval: a 95% interval.
+const Level = 0.05
 
-// zPower is z(0.975) + z(0.80): a difference this many standard errors from zero is found
-// by a 95% interval four times out of five.
-const zPower = 1.959964 + 0.841621
+// Power is the power at which Verdict.Detectable is given.
+const Power = 0.80
 
 // compare returns the comparison of one measure over the inputs that have it on both
 // sides.
@@ -31,55 +26,112 @@ func compare(inputs []InputResult, m string) Comparison {
 		}
 	}
 	c := Comparison{Verdict: Judge(m, d), Base: average(bs), Head: average(hs)}
+	if isLength(m) && c.Base != nil && math.Abs(c.Mean) < LengthTolerance*math.Abs(*c.Base) {
+		// Any edit of the instruction's words moves a summary's length by a token or two
+		// (a translated title is longer): a length changes only by a share that matters.
+		c.Verdict.Verdict = NoDifference
+	}
 	return c
 }
 
+// LengthTolerance is the least change of a length measure, as a share of base's mean,
+// that gets a verdict (longer or shorter): a smaller one is no difference however sure.
+const LengthTolerance = 0.05
+
 // Judge returns the verdict on paired differences (head minus base) of measure m: their
-// mean, its percentile bootstrap 95% interval (Resamples resamples of the inputs, seeded
-// by the measure's name so that the document is deterministic) and the smallest
-// difference detectable. The verdict is better or worse when the interval excludes zero
-// (which way is better depends on the measure), no difference otherwise; with no pair it
-// is no difference with a zero interval and N 0.
+// mean, its paired Student-t 95% interval (mean ± t(0.975, n-1) standard errors) and the
+// smallest difference detectable. The verdict is better or worse when the interval
+// excludes zero (which way is better depends on the measure; a length is longer or
+// shorter), no difference otherwise.
+// With no pair it is no difference with a zero interval and N 0; with one pair there is
+// no interval (Low and High are the mean) and the verdict is no difference.
+//
+// The t interval holds its level where a percentile bootstrap of the inputs does not: on
+// pure noise the bootstrap gave a verdict in 9% of runs at 12 inputs and 17% at 5
+// (docs/review-ab.md has the measured table, TestJudgeCalibrated the proof at 5 to 100
+// inputs on normal, heavy-tailed and zero-inflated differences).
 func Judge(m string, d []float64) Verdict {
 	v := Verdict{Measure: m, Verdict: NoDifference, N: len(d)}
-	if len(d) == 0 {
+	n := len(d)
+	if n == 0 {
 		return v
 	}
-	v.Mean = round4(sum(d) / float64(len(d)))
-	seed := uint64(0)
-	for _, c := range m {
-		seed = seed*31 + uint64(c)
+	mu := sum(d) / float64(n)
+	v.Mean = round4(mu)
+	if n == 1 {
+		v.Low, v.High = v.Mean, v.Mean
+		return v
 	}
-	rng := rand.New(rand.NewPCG(seed, 2026))
-	means := make([]float64, Resamples)
-	for i := range means {
-		s := 0.0
-		for range d {
-			s += d[rng.IntN(len(d))]
-		}
-		means[i] = s / float64(len(d))
+	ss := 0.0
+	for _, x := range d {
+		ss += (x - mu) * (x - mu)
 	}
-	slices.Sort(means)
-	v.Low = round4(means[int(0.025*Resamples)])
-	v.High = round4(means[int(0.975*Resamples)-1])
-	if len(d) > 1 {
-		mu := sum(d) / float64(len(d))
-		ss := 0.0
-		for _, x := range d {
-			ss += (x - mu) * (x - mu)
-		}
-		se := math.Sqrt(ss/float64(len(d)-1)) / math.Sqrt(float64(len(d)))
-		det := round4(zPower * se)
-		v.Detectable = &det
-	}
-	up, down := v.Low > 0, v.High < 0
+	se := math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
+	half := tQuantile(1-Level/2, n-1) * se
+	low, high := mu-half, mu+half
+	v.Low, v.High = round4(low), round4(high)
+	det := round4(detectable(n-1) * se)
+	v.Detectable = &det
+	// The verdict is taken on the unrounded interval, which the rounded one contains.
+	up, down := low > 0, high < 0
 	switch {
+	case isLength(m) && up:
+		v.Verdict = Longer
+	case isLength(m) && down:
+		v.Verdict = Shorter
 	case up && lowerIsBetter(m), down && !lowerIsBetter(m):
 		v.Verdict = Worse
 	case up, down:
 		v.Verdict = Better
 	}
 	return v
+}
+
+// detectable returns the smallest detectable difference in estimated standard errors:
+// the factor f such that, when the true difference is f times the standard error this
+// run estimates (which is itself random), the two-sided t test at Level finds it with
+// probability Power on average over that estimate and the test's own. The factor right
+// for a known standard error is smaller (3.76 at 5 inputs, 2.83 at 100), and the printed
+// value would then be found less than four times in five at few inputs (69% at 5).
+func detectable(df int) float64 {
+	return cached(-1, df, func() float64 {
+		c := tQuantile(1-Level/2, df)
+		// The estimated standard error is S times the true one, S of density sDensity,
+		// both in the run that prints the difference and in the run that tests it:
+		// average the power over both.
+		const steps = 60
+		lo, top := sRange(df)
+		h := (top - lo) / steps
+		ss, ws := make([]float64, steps+1), make([]float64, steps+1)
+		for i := range ss {
+			ss[i] = lo + float64(i)*h
+			ws[i] = simpsonWeight(i, steps) * h / 3 * sDensity(ss[i], df)
+		}
+		phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+		avgPower := func(f float64) float64 {
+			p := 0.0
+			for j, printed := range ss {
+				lambda := f * printed
+				for i, s := range ss {
+					p += ws[j] * ws[i] * (phi(lambda-c*s) + phi(-lambda-c*s))
+				}
+			}
+			return p
+		}
+		below, hi := 0.0, 2*c+2
+		for avgPower(hi) < Power {
+			hi *= 2
+		}
+		for range 24 {
+			mid := (below + hi) / 2
+			if avgPower(mid) < Power {
+				below = mid
+			} else {
+				hi = mid
+			}
+		}
+		return hi
+	})
 }
 
 func sum(xs []float64) float64 {

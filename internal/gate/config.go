@@ -46,11 +46,13 @@ type Config struct {
 }
 
 // ReviewGate is the review: section: the headline score may fall by MinDelta (the run
-// fails when its whole 95% interval lies below -MinDelta), and head may lose
-// AllowedLostSummaries summaries that base kept.
+// fails when its whole 95% interval lies below -MinDelta), head may lose
+// AllowedLostSummaries summaries that base kept, and head's summaries may average at most
+// MaxSummaryTokens tokens (0: no limit).
 type ReviewGate struct {
 	MinDelta             float64 `yaml:"min_delta"`
 	AllowedLostSummaries int     `yaml:"allowed_lost_summaries"`
+	MaxSummaryTokens     int     `yaml:"max_summary_tokens"`
 }
 
 // Drops are the allowed drops of the metrics the gate checks.

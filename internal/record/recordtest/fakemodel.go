@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"regexp"
 	"strings"
@@ -41,9 +42,20 @@ import (
 // break is decided by a hash of what the fake reads and of how many times it has been asked
 // the same thing, so a run is reproducible, and two instructions that differ only in what
 // the fake does not read get the same answers.
+//
+// Noise makes the samples of one request differ in content, as a model's do: each answer
+// leaves out that share of the items it would write (the lines below a section heading),
+// each at random, and swaps that share of neighbouring items. What is left out is decided
+// by the same hash as the tags, so a run stays reproducible. Seed changes every answer's
+// draw: two fakes with different seeds are two runs of a model.
 type FakeModel struct {
 	// BreakRate is the share of answers with broken tags, 0 to 1.
 	BreakRate float64
+	// Noise is the share of items each answer leaves out, 0 to 1; 0 writes every item in
+	// order, the same answer for every sample.
+	Noise float64
+	// Seed is mixed into every draw; 0 gives the draws of a fake without one.
+	Seed uint64
 
 	mu    sync.Mutex
 	asked map[[32]byte]int
@@ -248,15 +260,24 @@ func (f *FakeModel) summarize(msgs []fakeMsg, instruction string) string {
 	f.asked[read]++
 	f.calls++
 	f.mu.Unlock()
-	seed := sha256.Sum256(append(read[:], byte(n), byte(n>>8)))
+	key := append(read[:], byte(n), byte(n>>8))
+	if f.Seed != 0 {
+		key = binary.BigEndian.AppendUint64(key, f.Seed)
+	}
+	seed := sha256.Sum256(key)
 	roll := float64(binary.BigEndian.Uint64(seed[:8])>>11) / (1 << 53)
 	broken := roll < f.BreakRate
-	return writeAnswer(msgs, reading, broken, seed[8]%2 == 0)
+	var noise *rand.Rand
+	if f.Noise > 0 {
+		noise = rand.New(rand.NewPCG(binary.BigEndian.Uint64(seed[16:24]), binary.BigEndian.Uint64(seed[24:32])))
+	}
+	return writeAnswer(msgs, reading, broken, seed[8]%2 == 0, noise, f.Noise)
 }
 
 // writeAnswer writes the analysis and the summary; broken breaks the summary's tags,
-// inline choosing how.
-func writeAnswer(msgs []fakeMsg, reading fakeReading, broken, inline bool) string {
+// inline choosing how. With a noise source, each item is left out with probability share
+// and each pair of neighbouring items that remains is swapped with probability share.
+func writeAnswer(msgs []fakeMsg, reading fakeReading, broken, inline bool, noise *rand.Rand, share float64) string {
 	scope := msgs
 	if reading.Tail > 0 && reading.Tail < len(msgs) {
 		scope = msgs[:len(msgs)-reading.Tail]
@@ -276,6 +297,9 @@ func writeAnswer(msgs []fakeMsg, reading fakeReading, broken, inline bool) strin
 	var b strings.Builder
 	fmt.Fprintf(&b, "<analysis>\nI read %d messages and summarize %d of them.\n</analysis>\n\n", len(msgs), len(scope))
 	text := strings.TrimRight(body.String(), "\n")
+	if noise != nil {
+		text = shake(text, noise, share)
+	}
 	switch {
 	case broken && inline:
 		b.WriteString("<summary>" + text + "\n</summary>\n")
@@ -285,6 +309,27 @@ func writeAnswer(msgs []fakeMsg, reading fakeReading, broken, inline bool) strin
 		b.WriteString("<summary>\n" + text + "\n</summary>\n")
 	}
 	return b.String()
+}
+
+// shake leaves out and swaps items of a summary body: its lines that are not a heading
+// (a line that starts without a space and ends in a colon).
+func shake(text string, r *rand.Rand, share float64) string {
+	lines := strings.Split(text, "\n")
+	out := make([]string, 0, len(lines))
+	item := func(l string) bool { return l != "" && !(l[0] != ' ' && strings.HasSuffix(l, ":")) }
+	for _, l := range lines {
+		if item(l) && r.Float64() < share {
+			continue
+		}
+		out = append(out, l)
+	}
+	for i := 1; i < len(out); i++ {
+		if item(out[i-1]) && item(out[i]) && r.Float64() < share {
+			out[i-1], out[i] = out[i], out[i-1]
+			i++ // a line moves at most once
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // writeSection writes the content of the section whose lowercased heading is h: each
@@ -444,7 +489,7 @@ func names(msgs []fakeMsg, paths bool, d int) []string {
 			if len(tok) < 3 || seen[tok] || strings.Contains(tok, "://") {
 				continue
 			}
-			isPath := strings.Contains(tok, "/") || fakeFile.MatchString(tok)
+			isPath := strings.Contains(tok, "/") || strings.Contains(tok, ".") && fakeFile.MatchString(tok)
 			isIdent := !isPath && (strings.Contains(tok, "_") || innerCapital(tok) || strings.Contains(tok, "."))
 			if paths && isPath || !paths && isIdent {
 				seen[tok] = true

@@ -3,9 +3,11 @@ package recordtest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -177,5 +179,60 @@ func TestMayBeError(t *testing.T) {
 	}
 	if matched < 1000 {
 		t.Fatalf("fakeError matched %d of the lines: the test checks too little", matched)
+	}
+}
+
+// items returns the item lines of an answer's summary (those shake may leave out).
+func items(answer string) []string {
+	_, body, _ := strings.Cut(answer, "<summary>\n")
+	body, _, _ = strings.Cut(body, "</summary>")
+	var out []string
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, " ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestFakeNoise checks that with Noise the samples of one request differ, each leaving out
+// about Noise of the items, that the same seed gives the same answers and another seed
+// others, and that a zero Noise gives the answers of a fake without it.
+func TestFakeNoise(t *testing.T) {
+	long := slices.Clone(fakeConversation)
+	for i := range 20 {
+		long = append(long, fakeMsg{Role: "user", Text: fmt.Sprintf("Now fix pkg/file%d.go", i)})
+	}
+	instruction := strings.Replace(fakeInstruction, "8. Current Work", "6. All user messages: every one\n8. Current Work", 1)
+	full := items((&FakeModel{}).summarize(long, instruction))
+	if len(full) < 10 {
+		t.Fatalf("the answer without noise has %d items, want at least 10 to count on", len(full))
+	}
+	a, b := &FakeModel{Noise: 0.3, Seed: 1}, &FakeModel{Noise: 0.3, Seed: 1}
+	other := &FakeModel{Noise: 0.3, Seed: 2}
+	distinct := map[string]bool{}
+	kept, n := 0, 200
+	for i := range n {
+		x, y, z := a.summarize(long, instruction), b.summarize(long, instruction), other.summarize(long, instruction)
+		if x != y {
+			t.Fatalf("sample %d: two fakes with seed 1 answer differently:\n%s\n---\n%s", i, x, y)
+		}
+		distinct[x] = true
+		if x == z && i < 5 {
+			t.Errorf("sample %d: seeds 1 and 2 give the same answer", i)
+		}
+		kept += len(items(x))
+	}
+	if len(distinct) < n/2 {
+		t.Errorf("%d distinct answers in %d samples, want most to differ", len(distinct), n)
+	}
+	if share := 1 - float64(kept)/float64(n*len(full)); share < 0.25 || share > 0.35 {
+		t.Errorf("the samples leave out %.2f of the items, want about 0.3", share)
+	}
+	plain, zero := &FakeModel{BreakRate: 0.3}, &FakeModel{BreakRate: 0.3, Noise: 0}
+	for i := range 20 {
+		if x, y := plain.summarize(long, instruction), zero.summarize(long, instruction); x != y {
+			t.Fatalf("call %d: Noise 0 changes the answer:\n%s\n---\n%s", i, x, y)
+		}
 	}
 }
