@@ -218,9 +218,10 @@ type fakeReading struct {
 	// Tail is the number of final messages not to summarize; 0 without a kept-tail note.
 	Tail int `json:"tail"`
 	// Detail is 2 where the instruction asks for summaries twice as long ("twice as
-	// long", "double the detail"), 1 otherwise: the fake then writes twice as much of
+	// long", "double the detail"), 0 otherwise (read as 1, and left out of what the fake
+	// hashes, so other answers stay as they were): the fake then writes twice as much of
 	// each kind (quotes, names, the messages of Current Work).
-	Detail int `json:"detail"`
+	Detail int `json:"detail,omitempty"`
 }
 
 func readInstruction(instruction string) fakeReading {
@@ -233,7 +234,6 @@ func readInstruction(instruction string) fakeReading {
 			r.Headings = append(r.Headings, h)
 		}
 	}
-	r.Detail = 1
 	if fakeDouble.MatchString(instruction) {
 		r.Detail = 2
 	}
@@ -285,14 +285,14 @@ func writeAnswer(msgs []fakeMsg, reading fakeReading, broken, inline bool, noise
 	var body strings.Builder
 	if len(reading.Headings) == 0 {
 		body.WriteString("Summary of the conversation:\n")
-		writeDigest(&body, scope, "", reading.Detail)
+		writeDigest(&body, scope, "", max(reading.Detail, 1))
 	}
 	for i, h := range reading.Headings {
 		if i > 0 {
 			body.WriteString("\n")
 		}
 		body.WriteString(h + ":\n")
-		writeSection(&body, strings.ToLower(h), scope, reading.Detail)
+		writeSection(&body, strings.ToLower(h), scope, max(reading.Detail, 1))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<analysis>\nI read %d messages and summarize %d of them.\n</analysis>\n\n", len(msgs), len(scope))
