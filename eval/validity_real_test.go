@@ -26,6 +26,7 @@ const (
 	// The bar on the held-out half.
 	minHeldOutWins     = 0.95
 	maxHeldOutUnjudged = 0.10
+	maxNoContrast      = 0.10 // per ablation and measure
 )
 
 // readSessions reads every pi session and Claude Code transcript (.jsonl) under dir.
@@ -145,7 +146,7 @@ func TestValidityReal(t *testing.T) {
 		t.Logf("%s half: %d compactions, skipped %v\n%s", h.name, len(h.ins), v.Skipped, FormatTallies(tallies))
 		for _, p := range v.Pairs {
 			for _, verdict := range p.Verdicts {
-				if verdict == Loss || verdict == Tie && p.Ablation != AblationShuffled {
+				if verdict == Loss || verdict == Tie && p.Ablation != AblationShuffled || verdict == NoContrast {
 					t.Logf("%s: not won: %s", h.name, p)
 					break
 				}
@@ -157,7 +158,12 @@ func TestValidityReal(t *testing.T) {
 		for k, m := range ValidityMeasures {
 			all := tallies["all"][k]
 			if share, ok := all.Rate().Value(); !ok || share < minHeldOutWins {
-				t.Errorf("%s half: %s: real summaries win %d of %d applicable pairs, want at least %.0f%%", h.name, m, all.Wins, all.Rate().Of, 100*minHeldOutWins)
+				t.Errorf("%s half: %s: real summaries win %d of %d pairs judged (%d ties), want at least %.0f%%", h.name, m, all.Wins, all.Rate().Of, all.Ties, 100*minHeldOutWins)
+			}
+			for _, name := range SortedAblations(tallies) {
+				if nc := tallies[name][k].NoContrastRate(); name != AblationShuffled && nc.Of > 0 && float64(nc.Hit) >= maxNoContrast*float64(nc.Of) {
+					t.Errorf("%s half: %s: %s: %d of %d pairs are of no contrast, want fewer than %.0f%%", h.name, name, m, nc.Hit, nc.Of, 100*maxNoContrast)
+				}
 			}
 			if sh := tallies[AblationShuffled]; sh != nil && (sh[k].Losses > 0 || sh[k].Wins > 0) {
 				t.Errorf("%s half: %s: %d shuffled summaries do not tie", h.name, m, sh[k].Losses+sh[k].Wins)
@@ -210,7 +216,7 @@ func formatProjects(h *half, v Validity, repoOf map[string]string) string {
 		}
 		r := get(project(p.Case))
 		for k, verdict := range p.Verdicts {
-			r.t[k].add(verdict)
+			r.t[k].add(verdict, p.Former[k])
 		}
 	}
 	names := make([]string, 0, len(rows))

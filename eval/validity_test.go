@@ -65,7 +65,7 @@ func checkValidity(t *testing.T, ins []Input) Validity {
 		all := tallies["all"][k]
 		share, ok := all.Rate().Value()
 		if !ok || share < 0.95 {
-			t.Errorf("%s: real summaries win %d of %d applicable pairs, want at least 95%%", m, all.Wins, all.Rate().Of)
+			t.Errorf("%s: real summaries win %d of %d pairs judged (%d ties), want at least 95%%", m, all.Wins, all.Rate().Of, all.Ties)
 		}
 		if sh := tallies[AblationShuffled]; sh != nil && (sh[k].Losses > 0 || sh[k].Wins > 0) {
 			t.Errorf("%s: %d shuffled summaries do not tie", m, sh[k].Losses+sh[k].Wins)
