@@ -132,12 +132,15 @@
 // (markdown headings by level, subheadings of an unknown name taking their parent's role).
 // The recent part, which boundary_coverage reads, is where each format puts recent work:
 //
-//   - Claude Code (claude-code): sections 3 Files and Code Sections, 8 Current Work and 9
-//     Optional Next Step of the nine numbered sections, the three its instruction tells to
-//     attend to the most recent messages; its partial compaction (claude-code-partial): 3,
-//     8 Work Completed and 9 Context for Continuing Work. Real summaries put the files of
-//     the last messages in section 3 and the task in 8: reading 8 and 9 alone tied a
-//     summary with another session's on the real set.
+//   - Claude Code (claude-code): sections 8 Current Work and 9 Optional Next Step of the
+//     nine numbered sections; its partial compaction (claude-code-partial): 8 Work
+//     Completed and 9 Context for Continuing Work. Section 3, Files and Code Sections, which
+//     the instruction also tells to attend to the most recent messages, counts for part:
+//     real summaries name every file of the last messages there whatever they say of the
+//     work in progress, so that a summary with its Current Work and Next Step deleted lost
+//     nothing when section 3 counted as recent work. A window fact that section 3 alone
+//     holds earns half its weight in weighted_boundary_coverage (and so in the score) and
+//     no count in boundary_coverage.
 //   - the older stored Claude Code form (claude-code-stored): "Analysis:" text before
 //     "Summary:". Only what follows Summary: is scored, as only it reaches the next context;
 //     Result.Analysis scores the analysis on its own.
@@ -175,8 +178,9 @@
 // coverage is the share of the facts of the summarized messages (before the cut) the
 // summary holds; weighted_coverage the same with each fact weighing by its weight. boundary_coverage is the share of the facts said in the window (the last
 // Options.BoundaryWindow messages before the cut) that the summary's recent part holds (see
-// Formats); weighted_boundary_coverage the same weighted, and boundary_facts lists the
-// window's facts with their weight and whether the recent part holds each. A window that holds fewer than MinWindowFacts (4) facts, such as the last
+// Formats); weighted_boundary_coverage the same weighted, a fact that only section 3 of
+// the nine holds earning half its weight, and boundary_facts lists the window's facts with
+// their weight and whether the recent part holds each. A window that holds fewer than MinWindowFacts (4) facts, such as the last
 // messages of a session polling a background job, grows back one message at a time until
 // it holds them (boundary_window, and boundary_window_grown_from in the JSON): on one or
 // two facts boundary coverage is 0 or 1 on a coin flip. A conversation whose summarized
@@ -235,16 +239,20 @@
 //
 // # Validity
 //
-// Validate scores each real summary against seven ablations: another session's summary,
-// the summary without its last third of lines, without every second top-level section, a
-// vague two-line summary, the last messages before the cut copied (as long as the
-// summary), a summary of the kept tail alone, and the sections shuffled. On coverage,
-// boundary_coverage, weighted_coverage, weighted_boundary_coverage and score, each counted
-// apart, a pair is a win when the real summary scores strictly higher, and the shuffle
-// must tie. A pair is not applicable on a measure
-// when the real summary has nothing to count or scores 0 there, or when a deletion leaves
-// the measure equal: measures never rise under deletion, so an equal one means the removed
-// text held no fact the rest of the summary does not also hold. Tallies counts them all;
+// Validate scores each real summary against eight ablations: another session's summary,
+// the summary without its last third of lines, without every second top-level section,
+// without its sections of the work in progress (Current Work and Next Step, or the recent
+// sections of its format, Formats lists them; section 3 stays), a vague two-line summary,
+// the last messages before the cut copied (as long as the summary), a summary of the kept
+// tail alone, and the sections shuffled. On coverage, boundary_coverage,
+// weighted_coverage, weighted_boundary_coverage and score, each counted apart, a pair is
+// won only when the real summary scores strictly higher: a tie is not a win, whether the
+// real summary scores 0 or the removed text restated the rest. The shuffle must tie. A
+// pair is of no contrast on a measure (NoContrast) when the measure has nothing to count,
+// or when the ablation deletes lines and the removed lines, read under their headings,
+// hold no fact the measure counts: the ablation removed nothing the measure could see.
+// Tallies counts pairs of no contrast apart, per ablation, and the verdicts of the former
+// rule (which also left out ties under deletion and real summaries scoring 0) beside;
 // the cases not enough to judge are listed apart (Validity.NotEnough). HalfOf splits the
 // real validity set (eval/validity/sources.tsv) by repository into a tuning half and a
 // held-out half; docs/validity.md reports both.
