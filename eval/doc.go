@@ -37,7 +37,9 @@
 //     are not paths; a two-component token such as src/app, and words joined by slashes
 //     (save/load/delete, Develop/Explore/Synthesize), count only as another occurrence of
 //     a path written in a surer form elsewhere. /dev/null and /tmp are not
-//     facts. A tool's path argument (path, file_path, ...) is a path whatever its shape.
+//     facts, nor a name cut short that ends in - or _ (agent-*.jsonl cut at the glob,
+//     session-{date}.md at the brace, a path the terminal wrapped). A tool's path
+//     argument (path, file_path, ...) is a path whatever its shape.
 //   - identifier: a name with a shape of its own: snake_case, camelCase or PascalCase with
 //     an inner capital (HTTPServer counts; URLs and PUTs do not), a qualified name
 //     (os.ReadFile, std::vector); or a plain name of three or more characters written as a
@@ -48,12 +50,16 @@
 //     undefined:, No such file or directory, ...), from the marker's word to the end of the
 //     line, without a leading file:line: location or a trailing duration, at most 12
 //     words; lines that look like code ({, }, =>, " = ", a trailing ;) are not errors. At
-//     most 5 per message.
+//     most 5 per message. The output of a tool call that reads a file (Read, read_file,
+//     view, ...) is the file's text, not what happened: its error lines (log calls, notes)
+//     count only where the session says them again or another tool prints them.
 //   - command: a shell tool call's command, a "$ " line, or a line in a sh, bash or
 //     console fence: its program and up to two more words (go test ./eval), skipping
-//     variable assignments and wrappers (sudo, timeout 60); one-word commands and
-//     commands that only look around (cd, ls, cat, grep, ...) are not facts. At most 8
-//     per message.
+//     variable assignments and wrappers (sudo, timeout 60), ending at a redirection (2>,
+//     2>&1, >, a here-document's <<), a command substitution or a quote left open, and
+//     without trailing flags; one-word commands, a runner and its flag alone (python3 -c,
+//     bun -e) and commands that only look around (cd, ls, cat, grep, ...) are not facts.
+//     At most 8 per message.
 //   - url: a scheme://... token, keyed without the scheme, www., fragment and trailing /.
 //   - tool-id: an identifier a tool handed out: a tool call argument named id, ..._id or
 //     shellId (and the like) whose value is one token of 4 to 64 characters with a digit
@@ -108,7 +114,9 @@
 //
 //   - path: after lowercasing, one path is the other or ends with it at a / boundary, or
 //     the fact is a directory the summary names something in (jobs/export.py holds
-//     /repo/jobs/export.py and the reverse; a bare export.py holds both).
+//     /repo/jobs/export.py and the reverse; a bare export.py holds both). A folder written
+//     as one (screenshots/, ./design/, ./design) is a path of the summary; a plain word is
+//     not.
 //   - identifier: the summary has the name, case-insensitively, alone or as a part of a
 //     qualified name; a qualified fact also matches its last part when that part is shaped
 //     (ReadFile for os.ReadFile). A plain name ("Score(") matches only where the summary

@@ -163,13 +163,15 @@ func (x *summaryIndex) addName(run string, asCode bool) {
 }
 
 // addPath indexes a chunk of the summary that may name a path. It is more lenient than
-// extraction: any chunk with a "/" and a letter, or a file name, counts.
+// extraction: any chunk with a "/" and a letter, a file name, or a folder written as one
+// (screenshots/, ./design) counts.
 func (x *summaryIndex) addPath(c string) {
 	if c == "" || !pathChars(c) {
 		return
 	}
+	folder := strings.HasSuffix(c, "/") || strings.HasPrefix(c, "./") || strings.HasPrefix(c, "../")
 	p := strings.ToLower(strings.TrimPrefix(strings.TrimRight(c, "/"), "./"))
-	if p == "" || !strings.Contains(p, "/") && !isFileName(p) && !dotfile(p) {
+	if p == "" || p == "." || p == ".." || !strings.Contains(p, "/") && !folder && !isFileName(p) && !dotfile(p) {
 		return
 	}
 	x.paths[p] = true
