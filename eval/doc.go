@@ -257,8 +257,9 @@
 // won only when the real summary scores strictly higher: a tie is not a win, whether the
 // real summary scores 0 or the removed text restated the rest. The shuffle must tie. A
 // pair is of no contrast on a measure (NoContrast) when the measure has nothing to count,
-// or when the ablation deletes lines and the removed lines, read under their headings,
-// hold no fact the measure counts: the ablation removed nothing the measure could see.
+// or when the ablation deletes lines, the measure ties, and the removed lines, read under
+// their headings, hold no fact the measure counts: the ablation removed nothing the
+// measure could see.
 // Tallies counts pairs of no contrast apart, per ablation, and the verdicts of the former
 // rule (which also left out ties under deletion and real summaries scoring 0) beside;
 // the cases not enough to judge are listed apart (Validity.NotEnough). HalfOf splits the

@@ -127,8 +127,8 @@ func (v Validity) Tallies() map[string]*[measureCount]Tally {
 //
 // A pair is won on a measure only when the real summary scores strictly higher. It is of
 // no contrast (NoContrast) when the measure has nothing to count, or when the ablation is
-// a deletion whose removed lines hold no fact the measure counts; a real summary that
-// scores 0 against a replacement ties or loses.
+// a deletion that ties and whose removed lines hold no fact the measure counts; a real
+// summary that scores 0 against a replacement ties or loses.
 func Validate(ins []Input, opt Options) Validity {
 	v := Validity{Pairs: []Pair{}, Skipped: []string{}, NotEnough: []string{}}
 	summaries := make([]string, len(ins))
@@ -180,7 +180,9 @@ func Validate(ins []Input, opt Options) Validity {
 				removed := p.score(keepLines(lay, a.Removed), Result{Found: true, Path: "given"})
 				seen := visible(removed, frame)
 				for k := range pair.Verdicts {
-					if !seen[k] {
+					// A measure the deletion moved saw it, whatever the removed lines hold
+					// alone (a request's words can be spread over several lines).
+					if !seen[k] && pair.Verdicts[k] == Tie {
 						pair.Verdicts[k] = NoContrast
 					}
 				}
