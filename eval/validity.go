@@ -214,9 +214,12 @@ func keepLines(lay layout, also []int) string {
 // the kept tail is visible to the score, whose penalty its removal lowers.
 func visible(removed, frame Result) [measureCount]bool {
 	more := func(a, b Share) bool { return a.Hit > b.Hit }
+	moreWeighted := func(a, b Weighted) bool { return a.Hit > b.Hit+1e-9 }
 	cov, bound := more(removed.Coverage, frame.Coverage), more(removed.BoundaryCoverage, frame.BoundaryCoverage)
-	return [measureCount]bool{cov, bound, cov, bound,
-		cov || bound || more(removed.ConstraintsVerbatim, frame.ConstraintsVerbatim) || more(removed.TailLeakage, frame.TailLeakage)}
+	// Section 3 alone earns part of a window fact's weight and no count.
+	wbound := moreWeighted(removed.WeightedBoundaryCoverage, frame.WeightedBoundaryCoverage)
+	return [measureCount]bool{cov, bound, cov, wbound,
+		cov || wbound || more(removed.ConstraintsVerbatim, frame.ConstraintsVerbatim) || more(removed.TailLeakage, frame.TailLeakage)}
 }
 
 // sessionOf returns the file a Source names: FILE for FILE:LINE.
