@@ -129,3 +129,29 @@ func TestValidateStrictRule(t *testing.T) {
 		t.Errorf("real summary at 0 boundary coverage vs vague: verdict %s (former %s), want %s (former %s): %s", p.Verdicts[1], p.Former[1], Tie, NotApplicable, p)
 	}
 }
+
+func TestFenceClosesOnlyOnItsCharacter(t *testing.T) {
+	// A Python traceback quoted in section 4 underlines the failing call with ~~~~^^^^:
+	// read as a fence delimiter, it left a fence open, and a shuffle that moved section 8
+	// after section 4 put Current Work inside code, changing boundary coverage.
+	summary := "4. Errors and fixes:\n```python\n    build(step)\n    ~~~~~^^^^^^\nKeyError: 0\n```\n" +
+		"8. Current Work:\n   Streaming with `yield_per` in jobs/export.py; pytest tests/test_export.py fails.\n" +
+		"3. Files and Code Sections:\n   - jobs/export.py"
+	lay := parseLayout(summary)
+	var current *sline
+	for i, l := range lay.lines {
+		if l.text == "8. Current Work:" {
+			current = &lay.lines[i]
+		}
+	}
+	if current == nil || !current.heading || current.role != roleRecent {
+		t.Fatalf("parseLayout: the Current Work heading after a fence holding ~~~~^^^^ is %+v, want a recent heading", current)
+	}
+	in := scoreInput(summary)
+	a, b := Score(in, Options{}), Score(scoreInput("8. Current Work:\n   Streaming with `yield_per` in jobs/export.py; pytest tests/test_export.py fails.\n"+
+		"3. Files and Code Sections:\n   - jobs/export.py\n4. Errors and fixes:\n```python\n    build(step)\n    ~~~~~^^^^^^\nKeyError: 0\n```"), Options{})
+	if a.BoundaryCoverage != b.BoundaryCoverage || a.WeightedBoundaryCoverage != b.WeightedBoundaryCoverage {
+		t.Errorf("boundary coverage %v (weighted %v) with section 4 first, %v (%v) with it last; want the same",
+			a.BoundaryCoverage, a.WeightedBoundaryCoverage, b.BoundaryCoverage, b.WeightedBoundaryCoverage)
+	}
+}

@@ -5,7 +5,7 @@ import "strings"
 // lines extracts the line-shaped facts: error messages, and commands on "$ " lines or in
 // shell code fences.
 func (s *factSet) lines(i int, text string, strong bool) {
-	shell, inFence := false, false
+	shell, fence := false, byte(0)
 	for len(text) > 0 {
 		line := text
 		if j := strings.IndexByte(text, '\n'); j >= 0 {
@@ -14,13 +14,8 @@ func (s *factSet) lines(i int, text string, strong bool) {
 			text = ""
 		}
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			if inFence {
-				inFence, shell = false, false
-			} else {
-				inFence = true
-				shell = shellLang[strings.ToLower(strings.Trim(t[3:], "`~ \t"))]
-			}
+		if open, delim := fenceStep(t, fence); delim {
+			fence, shell = open, open != 0 && shellLang[strings.ToLower(strings.Trim(t[3:], "`~ \t"))]
 			continue
 		}
 		switch {

@@ -64,14 +64,13 @@ func newSummaryIndex(summary string) *summaryIndex {
 // Backticks pair within a line and a fence makes its lines code, so that what a line
 // holds depends on it and the fences above it only.
 func (x *summaryIndex) indexNames(s string) {
-	inFence := false
+	var open byte
 	for _, line := range strings.Split(s, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
+		var delim bool
+		if open, delim = fenceStep(strings.TrimSpace(line), open); delim {
 			continue
 		}
-		x.indexLine(line, inFence)
+		x.indexLine(line, open != 0)
 	}
 }
 
