@@ -164,8 +164,10 @@
 //     out. Headings named Current Task, Current State, In Progress, Next Steps, ... are
 //     recent in any format.
 //
-// Result.Format names the format recognised. A line's role depends only on the headings
-// and fence delimiters above it, so removing any other line, removing a section with its
+// Result.Format names the format recognised. A code fence opens with three or more
+// backticks or tildes and closes only with three or more of the same character (a
+// traceback's ~~~~^^^^ inside a ``` fence closes nothing). A line's role depends only on
+// the headings and fence delimiters above it, so removing any other line, removing a section with its
 // subsections, or cutting the end never moves a line into the recent part, and reordering
 // sections changes nothing but sections.in_order.
 //
