@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -153,5 +154,24 @@ func TestFenceClosesOnlyOnItsCharacter(t *testing.T) {
 	if a.BoundaryCoverage != b.BoundaryCoverage || a.WeightedBoundaryCoverage != b.WeightedBoundaryCoverage {
 		t.Errorf("boundary coverage %v (weighted %v) with section 4 first, %v (%v) with it last; want the same",
 			a.BoundaryCoverage, a.WeightedBoundaryCoverage, b.BoundaryCoverage, b.WeightedBoundaryCoverage)
+	}
+}
+
+func TestFormatTalliesStrictFirst(t *testing.T) {
+	// One win, one deletion that ties, one of no contrast: the strict rate is 1 of 2, the
+	// former rule's 1 of 1 is printed beside it, never in the measure's column.
+	pair := func(verdict, former string) Pair {
+		var p Pair
+		p.Ablation = AblationLastThirdCut
+		for k := range p.Verdicts {
+			p.Verdicts[k], p.Former[k] = verdict, former
+		}
+		return p
+	}
+	v := Validity{Pairs: []Pair{pair(Win, Win), pair(Tie, NotApplicable), pair(NoContrast, NotApplicable)}}
+	got := FormatTallies(v.Tallies())
+	want := "| last-third-cut | 50.0% (1/2) | 50.0% (1/2) | 50.0% (1/2) | 50.0% (1/2) | 50.0% (1/2) | 1, 1, 1, 1, 1 of 3 | 100.0% (1/1), 100.0% (1/1), 100.0% (1/1) |\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("FormatTallies() =\n%s\nwant a row\n%s", got, want)
 	}
 }
