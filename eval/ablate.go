@@ -12,17 +12,18 @@ import (
 // Ablation names: the deliberately worse summaries a valid score must rank below the real
 // one, and the shuffle it must rank the same.
 const (
-	AblationOtherCase    = "other-case"            // the summary of another conversation
-	AblationLastThirdCut = "last-third-cut"        // the summary without its last third of lines
-	AblationHalfSections = "half-sections-dropped" // every second top-level section removed
-	AblationVague        = "vague"                 // a two-line summary that names nothing
-	AblationCopyLast     = "copy-of-last-messages" // the last messages before the cut, copied, as long as the summary
-	AblationTailOnly     = "tail-only"             // a summary written only from the kept tail
-	AblationShuffled     = "sections-shuffled"     // the same sections in another order: must tie
+	AblationOtherCase    = "other-case"              // the summary of another conversation
+	AblationLastThirdCut = "last-third-cut"          // the summary without its last third of lines
+	AblationHalfSections = "half-sections-dropped"   // every second top-level section removed
+	AblationRecentGone   = "recent-sections-deleted" // the sections of the work in progress removed (Current Work, Next Step, ...)
+	AblationVague        = "vague"                   // a two-line summary that names nothing
+	AblationCopyLast     = "copy-of-last-messages"   // the last messages before the cut, copied, as long as the summary
+	AblationTailOnly     = "tail-only"               // a summary written only from the kept tail
+	AblationShuffled     = "sections-shuffled"       // the same sections in another order: must tie
 )
 
 // AblationNames lists the ablations in the order Ablations returns them.
-var AblationNames = []string{AblationOtherCase, AblationLastThirdCut, AblationHalfSections, AblationVague, AblationCopyLast, AblationTailOnly, AblationShuffled}
+var AblationNames = []string{AblationOtherCase, AblationLastThirdCut, AblationHalfSections, AblationRecentGone, AblationVague, AblationCopyLast, AblationTailOnly, AblationShuffled}
 
 // VagueSummary is the text of the vague ablation.
 const VagueSummary = "The user and the assistant worked on the project and made good progress.\nThe remaining work will continue in the next session."
@@ -37,9 +38,9 @@ type Ablation struct {
 }
 
 // Ablations returns the ablations of summary, the real summary of in, in AblationNames
-// order. other is another conversation's summary ("" leaves that one out); tail-only is
-// left out when nothing is kept, shuffled when the summary has fewer than two top-level
-// sections.
+// order. other is another conversation's summary ("" leaves that one out); recent-sections-
+// deleted is left out when the summary has no section of the work in progress, tail-only
+// when nothing is kept, shuffled when the summary has fewer than two top-level sections.
 func Ablations(in Input, summary, other string, opt Options) []Ablation {
 	var out []Ablation
 	if other != "" {
@@ -53,6 +54,9 @@ func Ablations(in Input, summary, other string, opt Options) []Ablation {
 	}
 	out = append(out, deletion(lay, AblationLastThirdCut, cutLines))
 	out = append(out, deletion(lay, AblationHalfSections, halfSections(lay)))
+	if cur := currentLines(lay); len(cur) > 0 {
+		out = append(out, deletion(lay, AblationRecentGone, cur))
+	}
 	out = append(out, Ablation{Name: AblationVague, Summary: VagueSummary})
 	cut := in.Cut
 	if cut < 0 {
@@ -82,6 +86,25 @@ func deletion(lay layout, name string, removed []int) Ablation {
 	}
 	return Ablation{Name: name, Summary: strings.Join(kept, "\n"), Removed: removed}
 }
+
+// currentLines returns the lines of the sections of the work in progress, headings
+// included: Current Work and Optional Next Step (or Work Completed and Context for
+// Continuing Work), pi's In Progress, Blocked, Next Steps and Critical Context, Gemini
+// CLI's recent_actions and current_plan, and headings such as Current Task in any format;
+// not section 3 (Files and Code Sections), nor text under no known heading.
+func currentLines(lay layout) []int {
+	var out []int
+	for i, l := range lay.lines {
+		if currentLine(l) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// currentLine reports whether a line is in a section of the work in progress: a recent
+// section other than section 3.
+func currentLine(l sline) bool { return l.role == roleRecent && l.section != 3 }
 
 // halfSections returns the lines of every second top-level section (the second, the
 // fourth, ...); with fewer than two sections, of every second paragraph, or every second

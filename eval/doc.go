@@ -37,7 +37,9 @@
 //     are not paths; a two-component token such as src/app, and words joined by slashes
 //     (save/load/delete, Develop/Explore/Synthesize), count only as another occurrence of
 //     a path written in a surer form elsewhere. /dev/null and /tmp are not
-//     facts. A tool's path argument (path, file_path, ...) is a path whatever its shape.
+//     facts, nor a name cut short that ends in - or _ (agent-*.jsonl cut at the glob,
+//     session-{date}.md at the brace, a path the terminal wrapped). A tool's path
+//     argument (path, file_path, ...) is a path whatever its shape.
 //   - identifier: a name with a shape of its own: snake_case, camelCase or PascalCase with
 //     an inner capital (HTTPServer counts; URLs and PUTs do not), a qualified name
 //     (os.ReadFile, std::vector); or a plain name of three or more characters written as a
@@ -48,12 +50,16 @@
 //     undefined:, No such file or directory, ...), from the marker's word to the end of the
 //     line, without a leading file:line: location or a trailing duration, at most 12
 //     words; lines that look like code ({, }, =>, " = ", a trailing ;) are not errors. At
-//     most 5 per message.
+//     most 5 per message. The output of a tool call that reads a file (Read, read_file,
+//     view, ...) is the file's text, not what happened: its error lines (log calls, notes)
+//     count only where the session says them again or another tool prints them.
 //   - command: a shell tool call's command, a "$ " line, or a line in a sh, bash or
 //     console fence: its program and up to two more words (go test ./eval), skipping
-//     variable assignments and wrappers (sudo, timeout 60); one-word commands and
-//     commands that only look around (cd, ls, cat, grep, ...) are not facts. At most 8
-//     per message.
+//     variable assignments and wrappers (sudo, timeout 60), ending at a redirection (2>,
+//     2>&1, >, a here-document's <<), a command substitution or a quote left open, and
+//     without trailing flags; one-word commands, a runner and its flag alone (python3 -c,
+//     bun -e) and commands that only look around (cd, ls, cat, grep, ...) are not facts.
+//     At most 8 per message.
 //   - url: a scheme://... token, keyed without the scheme, www., fragment and trailing /.
 //   - tool-id: an identifier a tool handed out: a tool call argument named id, ..._id or
 //     shellId (and the like) whose value is one token of 4 to 64 characters with a digit
@@ -108,7 +114,9 @@
 //
 //   - path: after lowercasing, one path is the other or ends with it at a / boundary, or
 //     the fact is a directory the summary names something in (jobs/export.py holds
-//     /repo/jobs/export.py and the reverse; a bare export.py holds both).
+//     /repo/jobs/export.py and the reverse; a bare export.py holds both). A folder written
+//     as one (screenshots/, ./design/, ./design) is a path of the summary; a plain word is
+//     not.
 //   - identifier: the summary has the name, case-insensitively, alone or as a part of a
 //     qualified name; a qualified fact also matches its last part when that part is shaped
 //     (ReadFile for os.ReadFile). A plain name ("Score(") matches only where the summary
@@ -132,12 +140,15 @@
 // (markdown headings by level, subheadings of an unknown name taking their parent's role).
 // The recent part, which boundary_coverage reads, is where each format puts recent work:
 //
-//   - Claude Code (claude-code): sections 3 Files and Code Sections, 8 Current Work and 9
-//     Optional Next Step of the nine numbered sections, the three its instruction tells to
-//     attend to the most recent messages; its partial compaction (claude-code-partial): 3,
-//     8 Work Completed and 9 Context for Continuing Work. Real summaries put the files of
-//     the last messages in section 3 and the task in 8: reading 8 and 9 alone tied a
-//     summary with another session's on the real set.
+//   - Claude Code (claude-code): sections 8 Current Work and 9 Optional Next Step of the
+//     nine numbered sections; its partial compaction (claude-code-partial): 8 Work
+//     Completed and 9 Context for Continuing Work. Section 3, Files and Code Sections, which
+//     the instruction also tells to attend to the most recent messages, counts for part:
+//     real summaries name every file of the last messages there whatever they say of the
+//     work in progress, so that a summary with its Current Work and Next Step deleted lost
+//     nothing when section 3 counted as recent work. A window fact that section 3 alone
+//     holds earns half its weight in weighted_boundary_coverage (and so in the score) and
+//     no count in boundary_coverage.
 //   - the older stored Claude Code form (claude-code-stored): "Analysis:" text before
 //     "Summary:". Only what follows Summary: is scored, as only it reaches the next context;
 //     Result.Analysis scores the analysis on its own.
@@ -166,8 +177,10 @@
 // such an instruction's summaries is not comparable with another's (the A/B review then
 // counts it on neither side, Options.NoBoundary).
 //
-// Result.Format names the format recognised. A line's role depends only on the headings
-// and fence delimiters above it, so removing any other line, removing a section with its
+// Result.Format names the format recognised. A code fence opens with three or more
+// backticks or tildes and closes only with three or more of the same character (a
+// traceback's ~~~~^^^^ inside a ``` fence closes nothing). A line's role depends only on
+// the headings and fence delimiters above it, so removing any other line, removing a section with its
 // subsections, or cutting the end never moves a line into the recent part, and reordering
 // sections changes nothing but sections.in_order.
 //
@@ -188,8 +201,9 @@
 // coverage is the share of the facts of the summarized messages (before the cut) the
 // summary holds; weighted_coverage the same with each fact weighing by its weight. boundary_coverage is the share of the facts said in the window (the last
 // Options.BoundaryWindow messages before the cut) that the summary's recent part holds (see
-// Formats); weighted_boundary_coverage the same weighted, and boundary_facts lists the
-// window's facts with their weight and whether the recent part holds each. A window that holds fewer than MinWindowFacts (4) facts, such as the last
+// Formats); weighted_boundary_coverage the same weighted, a fact that only section 3 of
+// the nine holds earning half its weight, and boundary_facts lists the window's facts with
+// their weight and whether the recent part holds each. A window that holds fewer than MinWindowFacts (4) facts, such as the last
 // messages of a session polling a background job, grows back one message at a time until
 // it holds them (boundary_window, and boundary_window_grown_from in the JSON): on one or
 // two facts boundary coverage is 0 or 1 on a coin flip. A conversation whose summarized
@@ -248,16 +262,21 @@
 //
 // # Validity
 //
-// Validate scores each real summary against seven ablations: another session's summary,
-// the summary without its last third of lines, without every second top-level section, a
-// vague two-line summary, the last messages before the cut copied (as long as the
-// summary), a summary of the kept tail alone, and the sections shuffled. On coverage,
-// boundary_coverage, weighted_coverage, weighted_boundary_coverage and score, each counted
-// apart, a pair is a win when the real summary scores strictly higher, and the shuffle
-// must tie. A pair is not applicable on a measure
-// when the real summary has nothing to count or scores 0 there, or when a deletion leaves
-// the measure equal: measures never rise under deletion, so an equal one means the removed
-// text held no fact the rest of the summary does not also hold. Tallies counts them all;
+// Validate scores each real summary against eight ablations: another session's summary,
+// the summary without its last third of lines, without every second top-level section,
+// without its sections of the work in progress (Current Work and Next Step, or the recent
+// sections of its format, Formats lists them; section 3 stays), a vague two-line summary,
+// the last messages before the cut copied (as long as the summary), a summary of the kept
+// tail alone, and the sections shuffled. On coverage, boundary_coverage,
+// weighted_coverage, weighted_boundary_coverage and score, each counted apart, a pair is
+// won only when the real summary scores strictly higher: a tie is not a win, whether the
+// real summary scores 0 or the removed text restated the rest. The shuffle must tie. A
+// pair is of no contrast on a measure (NoContrast) when the measure has nothing to count,
+// or when the ablation deletes lines, the measure ties, and the removed lines, read under
+// their headings, hold no fact the measure counts: the ablation removed nothing the
+// measure could see.
+// Tallies counts pairs of no contrast apart, per ablation, and the verdicts of the former
+// rule (which also left out ties under deletion and real summaries scoring 0) beside;
 // the cases not enough to judge are listed apart (Validity.NotEnough). HalfOf splits the
 // real validity set (eval/validity/sources.tsv) by repository into a tuning half and a
 // held-out half; docs/validity.md reports both.

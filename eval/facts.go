@@ -89,6 +89,10 @@ type factSet struct {
 	msg, errors, commands, quants, statesN int
 	// todos holds the last status of each to-do item, by key
 	todos map[string]string
+	// reads holds the ids of the tool calls that read a file; readOutput is set while the
+	// output of one is read.
+	reads      map[string]bool
+	readOutput bool
 }
 
 func (s *factSet) add(kind, key, text string, msg int, strong bool) *Fact {
@@ -136,6 +140,7 @@ func (s *factSet) facts() []Fact {
 
 func (s *factSet) message(i int, m corpus.Message) {
 	s.msg, s.errors, s.commands, s.quants, s.statesN = i, 0, 0, 0, 0
+	s.readOutput = m.Role == corpus.RoleTool && s.reads[m.ToolCallID]
 	switch m.Role {
 	case corpus.RoleUser:
 		s.prose(i, m.Text, true)
@@ -143,14 +148,37 @@ func (s *factSet) message(i int, m corpus.Message) {
 	case corpus.RoleAssistant:
 		s.prose(i, m.Text, true)
 		for _, tc := range m.ToolCalls {
+			if tc.ID != "" && readsFile(tc) {
+				if s.reads == nil {
+					s.reads = map[string]bool{}
+				}
+				s.reads[tc.ID] = true
+			}
 			s.toolCall(i, tc)
 		}
 	default:
 		// Tool output and other context: errors count, "$ " commands are occurrences of
 		// commands said elsewhere; its names and paths are not read, a summary cannot hold
-		// every name of every file read.
+		// every name of every file read. The error lines of a file read (log calls, notes)
+		// are the file's text, not what happened: they count only where the session says
+		// them again, or another tool prints them.
 		s.lines(i, m.Text, false)
 	}
+}
+
+// readsFile reports whether a tool call reads a file: a read tool (Read, read_file,
+// view, ...), or an editor tool asked to view.
+func readsFile(tc corpus.ToolCall) bool {
+	switch n := strings.ToLower(tc.Name); n {
+	case "read", "read_file", "readfile", "view", "view_file", "notebookread", "open_file", "read_many_files":
+		return true
+	default:
+		if strings.Contains(n, "edit") {
+			var v struct{ Command string }
+			return json.Unmarshal([]byte(tc.Input), &v) == nil && v.Command == "view"
+		}
+	}
+	return false
 }
 
 // slashCommand is a slash command typed at the start of a line or inside a tag

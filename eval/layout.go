@@ -92,12 +92,14 @@ func readLayout(summary string, o *Outline) layout {
 	cur := roleTop
 	section, curUser := 0, false
 	inFence, inAnalysis := false, false
+	var fenceOpen byte
 	hasName := map[string]bool{}
 	for _, text := range strings.Split(summary, "\n") {
 		t := strings.TrimSpace(text)
 		l := sline{text: text}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
+		var delim bool
+		if fenceOpen, delim = fenceStep(t, fenceOpen); delim {
+			inFence = fenceOpen != 0
 			l.fence = true
 			l.role, l.section, l.user = cur, section, curUser
 			lay.lines = append(lay.lines, l)

@@ -5,7 +5,7 @@ import "strings"
 // lines extracts the line-shaped facts: error messages, and commands on "$ " lines or in
 // shell code fences.
 func (s *factSet) lines(i int, text string, strong bool) {
-	shell, inFence := false, false
+	shell, fence := false, byte(0)
 	for len(text) > 0 {
 		line := text
 		if j := strings.IndexByte(text, '\n'); j >= 0 {
@@ -14,13 +14,8 @@ func (s *factSet) lines(i int, text string, strong bool) {
 			text = ""
 		}
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			if inFence {
-				inFence, shell = false, false
-			} else {
-				inFence = true
-				shell = shellLang[strings.ToLower(strings.Trim(t[3:], "`~ \t"))]
-			}
+		if open, delim := fenceStep(t, fence); delim {
+			fence, shell = open, open != 0 && shellLang[strings.ToLower(strings.Trim(t[3:], "`~ \t"))]
 			continue
 		}
 		switch {
@@ -31,7 +26,7 @@ func (s *factSet) lines(i int, text string, strong bool) {
 		}
 		if s.errors < maxErrorsPerMessage {
 			if keys, shown, ok := errorKeys(t); ok {
-				f := s.add(KindError, keys[0], shown, i, true)
+				f := s.add(KindError, keys[0], shown, i, !s.readOutput)
 				f.alts = keys[1:]
 				s.errors++
 			}
@@ -79,6 +74,8 @@ func splitShell(line string) []string {
 			depth++
 		case c == ')':
 			depth = max(depth-1, 0)
+		case c == '&' && (j > 0 && line[j-1] == '>' || j+1 < len(line) && line[j+1] == '>'):
+			// 2>&1, >&2, &> file: a redirection, not a background job
 		case depth == 0 && (c == ';' || c == '|' || c == '&'):
 			segs = append(segs, line[start:j])
 			for j+1 < len(line) && (line[j+1] == '|' || line[j+1] == '&') {
@@ -122,16 +119,30 @@ skip:
 	}
 	words := fields[:1]
 	for _, f := range fields[1:] {
-		if len(words) == 3 || len(words) >= 2 && strings.HasPrefix(f, "-") {
+		if len(words) == 3 || len(words) >= 2 && strings.HasPrefix(f, "-") || fragment(f) {
 			break
 		}
 		words = append(words, strings.Trim(f, `'"`))
+	}
+	for len(words) > 1 && strings.HasPrefix(words[len(words)-1], "-") {
+		words = words[:len(words)-1] // python3 -c, bun -e: the script is what it runs
 	}
 	if len(words) < 2 {
 		return "", false
 	}
 	key := normText(strings.Join(words, " "))
 	return key, len(key) >= 5
+}
+
+// fragment reports whether a word of a command line ends what a summary can name of it: a
+// redirection (2>, >>, <, 2>&1, a here-document's <<), a command substitution or a quote
+// it opens and does not close (-m "$(cat, 'EOF).
+func fragment(w string) bool {
+	t := strings.TrimLeft(w, "0123456789&")
+	if strings.HasPrefix(t, ">") || strings.HasPrefix(t, "<") || strings.Contains(w, "$(") || strings.Contains(w, "`") {
+		return true
+	}
+	return strings.Count(w, "'")%2 == 1 || strings.Count(w, `"`)%2 == 1
 }
 
 func startsLetterOrDot(s string) bool {

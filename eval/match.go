@@ -64,14 +64,13 @@ func newSummaryIndex(summary string) *summaryIndex {
 // Backticks pair within a line and a fence makes its lines code, so that what a line
 // holds depends on it and the fences above it only.
 func (x *summaryIndex) indexNames(s string) {
-	inFence := false
+	var open byte
 	for _, line := range strings.Split(s, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
+		var delim bool
+		if open, delim = fenceStep(strings.TrimSpace(line), open); delim {
 			continue
 		}
-		x.indexLine(line, inFence)
+		x.indexLine(line, open != 0)
 	}
 }
 
@@ -163,13 +162,15 @@ func (x *summaryIndex) addName(run string, asCode bool) {
 }
 
 // addPath indexes a chunk of the summary that may name a path. It is more lenient than
-// extraction: any chunk with a "/" and a letter, or a file name, counts.
+// extraction: any chunk with a "/" and a letter, a file name, or a folder written as one
+// (screenshots/, ./design) counts.
 func (x *summaryIndex) addPath(c string) {
 	if c == "" || !pathChars(c) {
 		return
 	}
+	folder := strings.HasSuffix(c, "/") || strings.HasPrefix(c, "./") || strings.HasPrefix(c, "../")
 	p := strings.ToLower(strings.TrimPrefix(strings.TrimRight(c, "/"), "./"))
-	if p == "" || !strings.Contains(p, "/") && !isFileName(p) && !dotfile(p) {
+	if p == "" || p == "." || p == ".." || !strings.Contains(p, "/") && !folder && !isFileName(p) && !dotfile(p) {
 		return
 	}
 	x.paths[p] = true

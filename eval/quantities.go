@@ -36,14 +36,14 @@ func (s *factSet) wordFacts(i int, text string, strong bool, kind string, at fun
 
 // eachProseLine calls fn with each line of text outside code fences.
 func eachProseLine(text string, fn func(line string)) {
-	inFence := false
+	var open byte
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
+		var delim bool
+		if open, delim = fenceStep(t, open); delim {
 			continue
 		}
-		if !inFence && t != "" {
+		if open == 0 && t != "" {
 			fn(t)
 		}
 	}

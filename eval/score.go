@@ -337,7 +337,7 @@ func (p *prepared) scoreRead(summary string, r Result, outline *Outline) Result 
 	lay := readLayout(summary, outline)
 	r.Format = lay.format
 	r.Sections = sectionsOf(lay.headings)
-	var all, credited, recent, userOK strings.Builder
+	var all, credited, recent, files, userOK strings.Builder
 	for _, l := range lay.lines {
 		if !scored(l) {
 			continue
@@ -347,7 +347,10 @@ func (p *prepared) scoreRead(summary string, r Result, outline *Outline) Result 
 		r.Copied.Hit += copied
 		r.Copied.Of += words
 		credited.WriteString(kept + "\n")
-		if recentLine(l) {
+		switch {
+		case filesLine(l):
+			files.WriteString(kept + "\n")
+		case recentLine(l):
 			recent.WriteString(kept + "\n")
 		}
 		if !userSection(l) && kept == "" {
@@ -362,6 +365,7 @@ func (p *prepared) scoreRead(summary string, r Result, outline *Outline) Result 
 	whole := newSummaryIndex(all.String()) // for what the summary re-tells: copying is no excuse
 	idx := sharedIndex(credited.String(), whole)
 	rec := sharedIndex(recent.String(), idx, whole)
+	fx := sharedIndex(files.String(), rec, idx, whole)
 	constr := sharedIndex(userOK.String(), idx, whole) // constraints are to be kept word for word
 	if analysis := lay.text(func(l sline) bool { return !scored(l) }); strings.TrimSpace(analysis) != "" {
 		a := &AnalysisPart{Tokens: EstimateTextTokens(analysis)}
@@ -404,13 +408,19 @@ func (p *prepared) scoreRead(summary string, r Result, outline *Outline) Result 
 		r.WeightedCoverage.count(f.Weight, held)
 		r.CoverageCurve[last*10/cut].count(held)
 		if inWindow && !p.noBoundary {
-			recent := held // holds depends on the index and the fact alone
+			current := held // holds depends on the index and the fact alone
 			if rec != idx {
-				recent = rec.holds(&f)
+				current = rec.holds(&f)
 			}
-			r.BoundaryCoverage.count(recent)
-			r.WeightedBoundaryCoverage.count(f.Weight, recent)
-			wf := WindowFact{Fact: f, Held: recent}
+			r.BoundaryCoverage.count(current)
+			r.WeightedBoundaryCoverage.Of += f.Weight
+			switch {
+			case current:
+				r.WeightedBoundaryCoverage.Hit += f.Weight
+			case fx.text != "" && fx.holds(&f):
+				r.WeightedBoundaryCoverage.Hit += filesCredit * f.Weight
+			}
+			wf := WindowFact{Fact: f, Held: current}
 			for _, m := range f.in {
 				if m >= windowStart {
 					wf.Message = m // the first message of the window that says it
@@ -463,6 +473,17 @@ func (p *prepared) scoreRead(summary string, r Result, outline *Outline) Result 
 	}
 	return r
 }
+
+// filesLine reports whether a line is in section 3, Files and Code Sections: recent work by
+// the instruction, but a list of files that names every file of the last messages whatever
+// the summary says of the work in progress.
+func filesLine(l sline) bool { return l.role == roleRecent && l.section == 3 }
+
+// filesCredit is the share of its weight that a window fact earns in weighted boundary
+// coverage when section 3 alone holds it: the section names the files of the last
+// messages, but says nothing of where the work on them stands. Boundary coverage, a count,
+// gives it nothing.
+const filesCredit = 0.5
 
 // sharedIndex returns the first of built whose text is text, else a new index of text.
 func sharedIndex(text string, built ...*summaryIndex) *summaryIndex {

@@ -110,7 +110,9 @@ func pathCandidate(c string, lenient bool) (key string, sure, ok bool) {
 	if p == "" || p == "." || p == ".." || p == "~" {
 		return "", false, false
 	}
-	if noisePaths[p] {
+	if noisePaths[p] || strings.HasSuffix(p, "-") || strings.HasSuffix(p, "_") {
+		// A name cut short (agent-*.jsonl cut at the glob, session-{date}.md at the
+		// brace, a path wrapped by the terminal) names no file a summary can hold.
 		return "", false, false
 	}
 	base := p[strings.LastIndexByte(p, '/')+1:]

@@ -21,10 +21,15 @@ const measureCount = 5
 // Verdicts of a pair on one measure.
 const (
 	Win  = "win"  // the real summary scores strictly higher
-	Tie  = "tie"  // the same
+	Tie  = "tie"  // the same: not a win
 	Loss = "loss" // the ablation scores higher
-	// NotApplicable: the measure cannot tell them apart by design: it has nothing to
-	// count, the real summary scores 0 on it, or a deletion removed no fact it counts.
+	// NoContrast: the ablation removed nothing the measure can see: the measure has
+	// nothing to count (no fact before the cut, no fact in the window), or a deletion
+	// removed no line that holds a fact the measure counts. Counted apart from the
+	// pairs judged, never dropped.
+	NoContrast = "no contrast"
+	// NotApplicable is a verdict of the former rule only (Pair.Former): a pair it left
+	// out, whose real summary scores 0 or whose deletion leaves the measure equal.
 	NotApplicable = "n/a"
 )
 
@@ -37,6 +42,10 @@ type Pair struct {
 	Real     [measureCount]string `json:"real"`
 	Ablated  [measureCount]string `json:"ablated"`
 	Verdicts [measureCount]string `json:"verdicts"`
+	// Former are the verdicts under the former rule, which left out as not applicable
+	// a pair whose real summary scores 0 and a deletion that ties; printed beside the
+	// strict rule, never instead of it.
+	Former [measureCount]string `json:"former_verdicts"`
 }
 
 func (p Pair) String() string {
@@ -61,13 +70,21 @@ type Validity struct {
 
 // Tally counts the verdicts of some pairs on one measure.
 type Tally struct {
-	Wins, Ties, Losses, NotApplicable int
+	Wins, Ties, Losses, NoContrast int
+	// Former counts the wins of the pairs the former rule judged (see Pair.Former).
+	Former Share
 }
 
-// Rate returns the wins of the applicable pairs.
+// Rate returns the wins of the pairs judged: a tie is not a win; the pairs of no contrast
+// are left out (NoContrastRate reports them).
 func (t Tally) Rate() Share { return Share{Hit: t.Wins, Of: t.Wins + t.Ties + t.Losses} }
 
-func (t *Tally) add(verdict string) {
+// NoContrastRate returns the pairs of no contrast among all the pairs.
+func (t Tally) NoContrastRate() Share {
+	return Share{Hit: t.NoContrast, Of: t.Wins + t.Ties + t.Losses + t.NoContrast}
+}
+
+func (t *Tally) add(verdict, former string) {
 	switch verdict {
 	case Win:
 		t.Wins++
@@ -76,7 +93,10 @@ func (t *Tally) add(verdict string) {
 	case Loss:
 		t.Losses++
 	default:
-		t.NotApplicable++
+		t.NoContrast++
+	}
+	if former != NotApplicable {
+		t.Former.count(former == Win)
 	}
 }
 
@@ -91,9 +111,9 @@ func (v Validity) Tallies() map[string]*[measureCount]Tally {
 			out[p.Ablation] = t
 		}
 		for k, verdict := range p.Verdicts {
-			t[k].add(verdict)
+			t[k].add(verdict, p.Former[k])
 			if p.Ablation != AblationShuffled {
-				out["all"][k].add(verdict)
+				out["all"][k].add(verdict, p.Former[k])
 			}
 		}
 	}
@@ -104,6 +124,11 @@ func (v Validity) Tallies() map[string]*[measureCount]Tally {
 // and the shuffle equal to it. The other-case ablation of an input takes the summary of the
 // next input, in order and wrapping around, that has a summary, a different conversation
 // and comes from another file (two compactions of one session share much of theirs).
+//
+// A pair is won on a measure only when the real summary scores strictly higher. It is of
+// no contrast (NoContrast) when the measure has nothing to count, or when the ablation is
+// a deletion that ties and whose removed lines hold no fact the measure counts; a real
+// summary that scores 0 against a replacement ties or loses.
 func Validate(ins []Input, opt Options) Validity {
 	v := Validity{Pairs: []Pair{}, Skipped: []string{}, NotEnough: []string{}}
 	summaries := make([]string, len(ins))
@@ -136,19 +161,29 @@ func Validate(ins []Input, opt Options) Validity {
 				break
 			}
 		}
+		lay := parseLayout(summaries[i])
+		var frame Result // the headings and fences alone: what a removed part is seen against
+		framed := false
 		for _, a := range Ablations(in, summaries[i], other, opt) {
 			ar := p.score(a.Summary, Result{Found: true, Path: "given"})
 			pair := Pair{Case: in.ID, Ablation: a.Name, Real: measures(got), Ablated: measures(ar)}
 			pair.Verdicts = verdicts(got, ar)
-			if a.Name == AblationShuffled {
+			pair.Former = formerVerdicts(got, pair.Verdicts, a.Removed != nil)
+			switch {
+			case a.Name == AblationShuffled:
 				pair.Verdicts = shuffleVerdicts(got, ar)
-			} else if a.Removed != nil {
-				// Measures never rise under deletion: a tie means the deletion removed no
-				// fact the rest of the summary does not also hold, which the measure
-				// cannot see by design.
-				for k, verdict := range pair.Verdicts {
-					if verdict == Tie {
-						pair.Verdicts[k] = NotApplicable
+				pair.Former = pair.Verdicts
+			case a.Removed != nil:
+				if !framed {
+					frame, framed = p.score(keepLines(lay, nil), Result{Found: true, Path: "given"}), true
+				}
+				removed := p.score(keepLines(lay, a.Removed), Result{Found: true, Path: "given"})
+				seen := visible(removed, frame)
+				for k := range pair.Verdicts {
+					// A measure the deletion moved saw it, whatever the removed lines hold
+					// alone (a request's words can be spread over several lines).
+					if !seen[k] && pair.Verdicts[k] == Tie {
+						pair.Verdicts[k] = NoContrast
 					}
 				}
 			}
@@ -156,6 +191,35 @@ func Validate(ins []Input, opt Options) Validity {
 		}
 	}
 	return v
+}
+
+// keepLines returns the summary's headings and fence delimiters, which give every line its
+// role, and the lines listed in also: a deletion's removed lines, read where they stood.
+func keepLines(lay layout, also []int) string {
+	keep := make([]bool, len(lay.lines))
+	for _, i := range also {
+		keep[i] = true
+	}
+	var out []string
+	for i, l := range lay.lines {
+		if keep[i] || l.heading || l.fence {
+			out = append(out, l.text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// visible says, per measure, whether removed (the removed lines with the headings) holds a
+// fact the measure counts that frame (the headings alone) does not. A part that re-tells
+// the kept tail is visible to the score, whose penalty its removal lowers.
+func visible(removed, frame Result) [measureCount]bool {
+	more := func(a, b Share) bool { return a.Hit > b.Hit }
+	moreWeighted := func(a, b Weighted) bool { return a.Hit > b.Hit+1e-9 }
+	cov, bound := more(removed.Coverage, frame.Coverage), more(removed.BoundaryCoverage, frame.BoundaryCoverage)
+	// Section 3 alone earns part of a window fact's weight and no count.
+	wbound := moreWeighted(removed.WeightedBoundaryCoverage, frame.WeightedBoundaryCoverage)
+	return [measureCount]bool{cov, bound, cov, wbound,
+		cov || wbound || more(removed.ConstraintsVerbatim, frame.ConstraintsVerbatim) || more(removed.TailLeakage, frame.TailLeakage)}
 }
 
 // sessionOf returns the file a Source names: FILE for FILE:LINE.
@@ -176,11 +240,13 @@ func measures(r Result) [measureCount]string {
 		weighted(r.WeightedCoverage), weighted(r.WeightedBoundaryCoverage), score}
 }
 
+// verdicts compares real with an ablation on each measure under the strict rule: a win only
+// when real scores strictly higher; no contrast only when the measure has nothing to count.
 func verdicts(real, abl Result) [measureCount]string {
 	share := func(a, b Share) string {
 		switch {
-		case a.Of == 0 || a.Hit == 0:
-			return NotApplicable
+		case a.Of == 0:
+			return NoContrast
 		case a.Hit > b.Hit:
 			return Win
 		case a.Hit == b.Hit:
@@ -191,8 +257,8 @@ func verdicts(real, abl Result) [measureCount]string {
 	// Weighted hits are sums of the same weights in another order: equal within 1e-9.
 	weighted := func(a, b Weighted) string {
 		switch {
-		case a.Of == 0 || a.Hit == 0:
-			return NotApplicable
+		case a.Of == 0:
+			return NoContrast
 		case math.Abs(a.Hit-b.Hit) < 1e-9:
 			return Tie
 		case a.Hit > b.Hit:
@@ -201,8 +267,8 @@ func verdicts(real, abl Result) [measureCount]string {
 		return Loss
 	}
 	out := [measureCount]string{share(real.Coverage, abl.Coverage), share(real.BoundaryCoverage, abl.BoundaryCoverage),
-		weighted(real.WeightedCoverage, abl.WeightedCoverage), weighted(real.WeightedBoundaryCoverage, abl.WeightedBoundaryCoverage), NotApplicable}
-	if real.Score != nil && *real.Score > 0 {
+		weighted(real.WeightedCoverage, abl.WeightedCoverage), weighted(real.WeightedBoundaryCoverage, abl.WeightedBoundaryCoverage), NoContrast}
+	if real.Score != nil {
 		b := 0.0
 		if abl.Score != nil {
 			b = *abl.Score
@@ -214,6 +280,21 @@ func verdicts(real, abl Result) [measureCount]string {
 			out[4] = Tie
 		default:
 			out[4] = Loss
+		}
+	}
+	return out
+}
+
+// formerVerdicts returns the verdicts of the former rule from the strict ones: not
+// applicable where the real summary scores 0 and, for a deletion, where it ties.
+func formerVerdicts(real Result, strict [measureCount]string, deletion bool) [measureCount]string {
+	zero := [measureCount]bool{real.Coverage.Hit == 0, real.BoundaryCoverage.Hit == 0,
+		real.WeightedCoverage.Hit == 0, real.WeightedBoundaryCoverage.Hit == 0, real.Score == nil || *real.Score == 0}
+	var out [measureCount]string
+	for k, verdict := range strict {
+		out[k] = verdict
+		if verdict == NoContrast || zero[k] || deletion && verdict == Tie {
+			out[k] = NotApplicable
 		}
 	}
 	return out
@@ -281,11 +362,12 @@ func fingerprint(msgs []corpus.Message) uint64 {
 	return h.Sum64()
 }
 
-// FormatTallies renders tallies as a Markdown table: per ablation, the strict wins of the
-// applicable pairs on each measure, and the pairs not applicable.
+// FormatTallies renders tallies as a Markdown table: per ablation, on each measure the wins
+// of the pairs judged under the strict rule (a tie is not a win), then the pairs of no
+// contrast per measure, and the wins under the former rule (Pair.Former) beside.
 func FormatTallies(tallies map[string]*[measureCount]Tally) string {
 	var b strings.Builder
-	b.WriteString("| ablation | coverage | boundary coverage | weighted coverage | weighted boundary | score | n/a (cov, bound, w. cov, w. bound, score) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| ablation | coverage | boundary coverage | weighted coverage | weighted boundary | score | no contrast (cov, bound, w. cov, w. bound, score) | former rule (cov, bound, score) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, name := range SortedAblations(tallies) {
 		t := tallies[name]
 		label := name
@@ -300,17 +382,28 @@ func FormatTallies(tallies map[string]*[measureCount]Tally) string {
 			if name == AblationShuffled {
 				r.Hit = t[k].Ties
 			}
-			if v, ok := r.Value(); ok {
-				fmt.Fprintf(&b, " %.1f%% (%d/%d) |", 100*v, r.Hit, r.Of)
-			} else {
-				b.WriteString(" - |")
-			}
+			fmt.Fprintf(&b, " %s |", percent(r))
 		}
-		na := make([]string, len(t))
+		nc := make([]string, len(t))
 		for k := range t {
-			na[k] = strconv.Itoa(t[k].NotApplicable)
+			nc[k] = strconv.Itoa(t[k].NoContrast)
 		}
-		fmt.Fprintf(&b, " %s |\n", strings.Join(na, ", "))
+		all := t[0].NoContrastRate().Of
+		fmt.Fprintf(&b, " %s of %d |", strings.Join(nc, ", "), all)
+		if name == AblationShuffled {
+			b.WriteString(" - |\n")
+			continue
+		}
+		fmt.Fprintf(&b, " %s, %s, %s |\n", percent(t[0].Former), percent(t[1].Former), percent(t[4].Former))
 	}
 	return b.String()
+}
+
+// percent renders a share as "95.0% (19/20)", or "-" when it has nothing to count.
+func percent(s Share) string {
+	v, ok := s.Value()
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%% (%d/%d)", 100*v, s.Hit, s.Of)
 }

@@ -26,6 +26,7 @@ const (
 	// The bar on the held-out half.
 	minHeldOutWins     = 0.95
 	maxHeldOutUnjudged = 0.10
+	maxNoContrast      = 0.10 // per ablation and measure
 )
 
 // readSessions reads every pi session and Claude Code transcript (.jsonl) under dir.
@@ -262,7 +263,7 @@ func TestValidityReal(t *testing.T) {
 		t.Logf("%s half: %d compactions, %d projects, skipped %v\n%s%s%s", h.name, len(h.ins), len(h.projects), v.Skipped, formatBalance(h), FormatTallies(tallies), means)
 		for _, p := range v.Pairs {
 			for _, verdict := range p.Verdicts {
-				if verdict == Loss || verdict == Tie && p.Ablation != AblationShuffled {
+				if verdict == Loss || verdict == Tie && p.Ablation != AblationShuffled || verdict == NoContrast {
 					t.Logf("%s: not won: %s", h.name, p)
 					break
 				}
@@ -274,7 +275,12 @@ func TestValidityReal(t *testing.T) {
 		for k, m := range ValidityMeasures {
 			all := tallies["all"][k]
 			if share, ok := all.Rate().Value(); !ok || share < minHeldOutWins {
-				t.Errorf("%s half: %s: real summaries win %d of %d applicable pairs, want at least %.0f%%", h.name, m, all.Wins, all.Rate().Of, 100*minHeldOutWins)
+				t.Errorf("%s half: %s: real summaries win %d of %d pairs judged (%d ties), want at least %.0f%%", h.name, m, all.Wins, all.Rate().Of, all.Ties, 100*minHeldOutWins)
+			}
+			for _, name := range SortedAblations(tallies) {
+				if nc := tallies[name][k].NoContrastRate(); name != AblationShuffled && nc.Of > 0 && float64(nc.Hit) >= maxNoContrast*float64(nc.Of) {
+					t.Errorf("%s half: %s: %s: %d of %d pairs are of no contrast, want fewer than %.0f%%", h.name, name, m, nc.Hit, nc.Of, 100*maxNoContrast)
+				}
 			}
 			if sh := tallies[AblationShuffled]; sh != nil && (sh[k].Losses > 0 || sh[k].Wins > 0) {
 				t.Errorf("%s half: %s: %d shuffled summaries do not tie", h.name, m, sh[k].Losses+sh[k].Wins)

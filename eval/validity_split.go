@@ -99,7 +99,7 @@ func ProjectTallies(pairs []Pair, projectOf func(caseID string) string) map[stri
 			out[name] = t
 		}
 		for k, verdict := range p.Verdicts {
-			t[k].add(verdict)
+			t[k].add(verdict, p.Former[k])
 		}
 	}
 	return out

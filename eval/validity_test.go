@@ -43,9 +43,14 @@ func inputsOf(cases []*corpus.Case) []Input {
 	return ins
 }
 
-// checkValidity requires the real summaries to win at least 95% of their applicable pairs
-// on each measure, and every shuffle to tie, and logs the table and every pair not won.
-func checkValidity(t *testing.T, ins []Input) Validity {
+// checkValidity requires the real summaries to win at least 95% of their pairs judged on
+// each measure under the strict rule (a tie is no win), every shuffle to tie, and boundary
+// coverage to fall whenever the recent sections go and held a window fact; it logs the
+// table and every pair not won. With replacementsOnly, the 95% bar reads only the
+// ablations that replace the summary, and only summaries labelled with no flaw: in the
+// small hand-written summaries of testdata, the last third and Current Work restate what
+// earlier sections say, which counts of distinct facts cannot tell apart from the whole.
+func checkValidity(t *testing.T, ins []Input, replacementsOnly bool) Validity {
 	t.Helper()
 	v := Validate(ins, Options{})
 	if len(v.Pairs) == 0 {
@@ -53,6 +58,11 @@ func checkValidity(t *testing.T, ins []Input) Validity {
 	}
 	tallies := v.Tallies()
 	t.Logf("%d inputs, %d pairs, skipped %v\n%s", len(ins), len(v.Pairs), v.Skipped, FormatTallies(tallies))
+	flawed := map[string]bool{}
+	for _, in := range ins {
+		flawed[in.ID] = len(in.Flaws) > 0
+	}
+	var barred [measureCount]Tally
 	for _, p := range v.Pairs {
 		for _, verdict := range p.Verdicts {
 			if verdict == Loss || verdict == Tie && p.Ablation != AblationShuffled {
@@ -60,18 +70,26 @@ func checkValidity(t *testing.T, ins []Input) Validity {
 				break
 			}
 		}
+		if p.Ablation == AblationRecentGone && p.Verdicts[1] == Tie {
+			t.Errorf("%s: deleting the recent sections leaves boundary coverage at %s: %s", p.Case, p.Real[1], p)
+		}
+		if p.Ablation == AblationShuffled || replacementsOnly && (flawed[p.Case] || !replacement(p.Ablation)) {
+			continue
+		}
+		for k, verdict := range p.Verdicts {
+			barred[k].add(verdict, p.Former[k])
+		}
 	}
 	for k, m := range ValidityMeasures {
-		all := tallies["all"][k]
-		share, ok := all.Rate().Value()
+		share, ok := barred[k].Rate().Value()
 		if !ok || share < 0.95 {
-			t.Errorf("%s: real summaries win %d of %d applicable pairs, want at least 95%%", m, all.Wins, all.Rate().Of)
+			t.Errorf("%s: real summaries win %d of %d pairs judged (%d ties), want at least 95%%", m, barred[k].Wins, barred[k].Rate().Of, barred[k].Ties)
 		}
 		if sh := tallies[AblationShuffled]; sh != nil && (sh[k].Losses > 0 || sh[k].Wins > 0) {
 			t.Errorf("%s: %d shuffled summaries do not tie", m, sh[k].Losses+sh[k].Wins)
 		}
 	}
-	for _, name := range []string{AblationLastThirdCut, AblationHalfSections, AblationVague, AblationCopyLast} {
+	for _, name := range []string{AblationLastThirdCut, AblationHalfSections, AblationRecentGone, AblationVague, AblationCopyLast} {
 		if tallies[name] == nil {
 			t.Errorf("no pair used the %s ablation", name)
 		}
@@ -82,12 +100,21 @@ func checkValidity(t *testing.T, ins []Input) Validity {
 	return v
 }
 
+// replacement reports whether an ablation replaces the summary rather than deleting from it.
+func replacement(ablation string) bool {
+	switch ablation {
+	case AblationOtherCase, AblationVague, AblationCopyLast, AblationTailOnly:
+		return true
+	}
+	return false
+}
+
 func TestValidityCorpus(t *testing.T) {
 	cases := loadEvalCases(t, "../corpus/cases")
 	if len(cases) < minCorpusCases {
 		t.Skipf("only %d corpus cases have a conversation; the validity check needs %d (corpus/cases/eval is being written); TestValiditySynthetic still runs", len(cases), minCorpusCases)
 	}
-	checkValidity(t, inputsOf(cases))
+	checkValidity(t, inputsOf(cases), false)
 }
 
 func TestValiditySynthetic(t *testing.T) {
@@ -95,7 +122,7 @@ func TestValiditySynthetic(t *testing.T) {
 	if len(cases) < 7 {
 		t.Fatalf("testdata/cases has %d cases with a conversation, want 7", len(cases))
 	}
-	checkValidity(t, inputsOf(cases))
+	checkValidity(t, inputsOf(cases), true)
 }
 
 func TestValidityCatchesABlindScore(t *testing.T) {
