@@ -31,7 +31,17 @@ const (
 	// NotApplicable is a verdict of the former rule only (Pair.Former): a pair it left
 	// out, whose real summary scores 0 or whose deletion leaves the measure equal.
 	NotApplicable = "n/a"
+	// NotTargeted: an ablation a measure is not meant to see, judged on the others.
+	// Coverage reads the whole summary, and the recent sections (Current Work, Next Step)
+	// mostly restate what its earlier sections name: deleting them is boundary coverage's
+	// test (and the score's), not coverage's. Such pairs are counted apart, with their
+	// strict verdicts (Pair.Untargeted, Tally.Untargeted), never dropped.
+	NotTargeted = "not targeted"
 )
+
+// untargeted lists, per ablation, the measures (ValidityMeasures positions) it does not
+// test: the recent sections deleted is no test of coverage.
+var untargeted = map[string][]int{AblationRecentGone: {0, 2}}
 
 // Pair is one comparison of a real summary with an ablation of it.
 type Pair struct {
@@ -46,6 +56,9 @@ type Pair struct {
 	// a pair whose real summary scores 0 and a deletion that ties; printed beside the
 	// strict rule, never instead of it.
 	Former [measureCount]string `json:"former_verdicts"`
+	// Untargeted holds, for a measure whose verdict is NotTargeted, the strict verdict it
+	// would have had.
+	Untargeted [measureCount]string `json:"untargeted_verdicts"`
 }
 
 func (p Pair) String() string {
@@ -71,6 +84,10 @@ type Validity struct {
 // Tally counts the verdicts of some pairs on one measure.
 type Tally struct {
 	Wins, Ties, Losses, NoContrast int
+	// NotTargeted counts the pairs of an ablation the measure is not meant to see;
+	// Untargeted their wins under the strict rule (a tie is no win).
+	NotTargeted int
+	Untargeted  Share
 	// Former counts the wins of the pairs the former rule judged (see Pair.Former).
 	Former Share
 }
@@ -92,6 +109,9 @@ func (t *Tally) add(verdict, former string) {
 		t.Ties++
 	case Loss:
 		t.Losses++
+	case NotTargeted:
+		t.NotTargeted++
+		return
 	default:
 		t.NoContrast++
 	}
@@ -112,8 +132,14 @@ func (v Validity) Tallies() map[string]*[measureCount]Tally {
 		}
 		for k, verdict := range p.Verdicts {
 			t[k].add(verdict, p.Former[k])
+			if verdict == NotTargeted {
+				t[k].Untargeted.count(p.Untargeted[k] == Win)
+			}
 			if p.Ablation != AblationShuffled {
 				out["all"][k].add(verdict, p.Former[k])
+				if verdict == NotTargeted {
+					out["all"][k].Untargeted.count(p.Untargeted[k] == Win)
+				}
 			}
 		}
 	}
@@ -186,6 +212,9 @@ func Validate(ins []Input, opt Options) Validity {
 						pair.Verdicts[k] = NoContrast
 					}
 				}
+			}
+			for _, k := range untargeted[a.Name] {
+				pair.Untargeted[k], pair.Verdicts[k] = pair.Verdicts[k], NotTargeted
 			}
 			v.Pairs = append(v.Pairs, pair)
 		}
@@ -379,8 +408,16 @@ func FormatTallies(tallies map[string]*[measureCount]Tally) string {
 		fmt.Fprintf(&b, "| %s |", label)
 		for k := range t {
 			r := t[k].Rate()
-			if name == AblationShuffled {
+			switch {
+			case name == AblationShuffled:
 				r.Hit = t[k].Ties
+			case r.Of == 0 && t[k].NotTargeted > 0:
+				fmt.Fprintf(&b, " not targeted: %s |", percent(t[k].Untargeted))
+				continue
+			case t[k].NotTargeted > 0:
+				all := Share{Hit: r.Hit + t[k].Untargeted.Hit, Of: r.Of + t[k].Untargeted.Of}
+				fmt.Fprintf(&b, " %s; with the not targeted %s |", percent(r), percent(all))
+				continue
 			}
 			fmt.Fprintf(&b, " %s |", percent(r))
 		}
@@ -388,7 +425,10 @@ func FormatTallies(tallies map[string]*[measureCount]Tally) string {
 		for k := range t {
 			nc[k] = strconv.Itoa(t[k].NoContrast)
 		}
-		all := t[0].NoContrastRate().Of
+		all := 0 // the pairs judged or of no contrast on some measure
+		for k := range t {
+			all = max(all, t[k].NoContrastRate().Of)
+		}
 		fmt.Fprintf(&b, " %s of %d |", strings.Join(nc, ", "), all)
 		if name == AblationShuffled {
 			b.WriteString(" - |\n")

@@ -272,7 +272,11 @@ func TestValidityReal(t *testing.T) {
 		if h.name == TuningHalf {
 			continue // tuned on: reported, not held to the bar
 		}
+		pmeans, pcount := ProjectMeans(v.Pairs, projectOfCase(repoOf))
 		for k, m := range ValidityMeasures {
+			if pcount[k] == 0 || pmeans[k] < minHeldOutWins {
+				t.Errorf("%s half: %s: the mean over %d projects of their pairs won is %.1f%%, want at least %.0f%%", h.name, m, pcount[k], 100*pmeans[k], 100*minHeldOutWins)
+			}
 			all := tallies["all"][k]
 			if share, ok := all.Rate().Value(); !ok || share < minHeldOutWins {
 				t.Errorf("%s half: %s: real summaries win %d of %d pairs judged (%d ties), want at least %.0f%%", h.name, m, all.Wins, all.Rate().Of, all.Ties, 100*minHeldOutWins)

@@ -233,3 +233,38 @@ func TestFlawsAgreeSynthetic(t *testing.T) {
 		t.Errorf("checked %d flawed-complete pairs in testdata/cases, want 4", pairs)
 	}
 }
+
+// TestRecentGoneNotTargetedByCoverage: deleting the recent sections is judged on boundary
+// coverage, its weighted form and the score; on coverage it is counted apart as not
+// targeted, with the strict verdict it would have had kept beside, never dropped.
+func TestRecentGoneNotTargetedByCoverage(t *testing.T) {
+	v := Validate(inputsOf(loadEvalCases(t, "testdata/cases")), Options{})
+	n := 0
+	for _, p := range v.Pairs {
+		if p.Ablation != AblationRecentGone {
+			for k, verdict := range p.Verdicts {
+				if verdict == NotTargeted {
+					t.Errorf("%s: %s is not targeted on %s, want only the recent sections deleted", p.Case, p.Ablation, ValidityMeasures[k])
+				}
+			}
+			continue
+		}
+		n++
+		for k, verdict := range p.Verdicts {
+			want := k == 0 || k == 2 // coverage, weighted coverage
+			if (verdict == NotTargeted) != want {
+				t.Errorf("%s: recent sections deleted on %s = %s, want not targeted only on coverage", p.Case, ValidityMeasures[k], verdict)
+			}
+			if want && p.Untargeted[k] == "" {
+				t.Errorf("%s: %s: the strict verdict is not kept beside", p.Case, ValidityMeasures[k])
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no pair deletes the recent sections")
+	}
+	cov := v.Tallies()[AblationRecentGone][0]
+	if cov.NotTargeted != n || cov.Rate().Of != 0 || cov.Untargeted.Of != n {
+		t.Errorf("coverage tally of the recent sections deleted = %+v, want %d not targeted, none judged", cov, n)
+	}
+}
