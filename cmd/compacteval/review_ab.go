@@ -267,7 +267,11 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	fmt.Fprintf(stderr, "compacteval review: %d calls made, %d answers replayed or read from their cases\n", made, len(outs)-made)
 	for _, o := range outs {
-		if o.Err != nil && !errors.Is(o.Err, record.ErrSkipped) {
+		switch {
+		case o.Err == nil || errors.Is(o.Err, record.ErrSkipped):
+		case o.Response != nil:
+			fmt.Fprintf(stderr, "compacteval review: %s: the answer is cached and scored, but no case was written: %s\n", o.Job.ID, hint.explain(o.Err))
+		default:
 			fmt.Fprintf(stderr, "compacteval review: %s failed: %s\n", o.Job.ID, hint.explain(o.Err))
 		}
 	}
@@ -278,6 +282,9 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	})
 	if err != nil {
 		return fail("%v", err)
+	}
+	for _, u := range r.Unscorable {
+		fmt.Fprintf(stderr, "compacteval review: %s is not scored: %s\n", u.Input, u.Reason)
 	}
 	return writeAB(r, f, stdout, stderr)
 }

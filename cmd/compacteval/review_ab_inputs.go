@@ -54,6 +54,10 @@ func abInputs(paths []string, keepTokens int, stderr io.Writer) ([]abtest.Input,
 			if err != nil {
 				return nil, err
 			}
+			for i := range ins {
+				ins[i].Eval.ID = givenName(path, s, ins[i].Eval.ID)
+				ins[i].Eval.Source = givenName(path, s, ins[i].Eval.Source)
+			}
 			all = append(all, ins...)
 		}
 		if corpusToo {
@@ -66,6 +70,7 @@ func abInputs(paths []string, keepTokens int, stderr io.Writer) ([]abtest.Input,
 			}
 			for _, c := range cases {
 				if in, ok := eval.FromCase(c); ok {
+					in.Source = givenName(path, c.File, in.Source)
 					all = append(all, abtest.Input{Case: c, Eval: in})
 				}
 			}
@@ -114,9 +119,45 @@ func sessionInputs(path string, keepTokens int, stderr io.Writer) ([]abtest.Inpu
 		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		c := &corpus.Case{
 			ID: "eval/" + corpus.Slug(fmt.Sprintf("%s-compaction-%d", name, i+1)), File: path, Categories: []string{"eval"},
-			Conversation: conv, KeptTail: len(in.Conversation) - in.Cut,
+			Conversation: sendable(conv), KeptTail: len(in.Conversation) - in.Cut,
 		}
 		out = append(out, abtest.Input{Case: c, Eval: in})
 	}
 	return out, nil
+}
+
+// sendable returns the conversation as the model is sent it: a tool message that answers
+// no earlier tool call (a pi bashExecution from a user's !command, an extension's custom
+// message, a branch summary) becomes a user message, as pi's convertToLlm sends it. eval
+// reads those as tool messages (context the model saw, not the user's words), but a case
+// holds a tool message only as the answer to a call, and the recorded case must check out.
+// The messages keep their places, so the cut and the kept tail stay where they are.
+func sendable(conv []corpus.Message) []corpus.Message {
+	out := make([]corpus.Message, len(conv))
+	calls := map[string]bool{}
+	for i, m := range conv {
+		for _, tc := range m.ToolCalls {
+			calls[tc.ID] = true
+		}
+		if m.Role == corpus.RoleTool && !calls[m.ToolCallID] {
+			m.Role, m.ToolCallID = corpus.RoleUser, ""
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// givenName returns name (a file path, or an id or source that begins with it) as the
+// -sessions value given names it, so that a review names its inputs the same on every
+// machine: relative to that value when it is an absolute folder (its last element leads),
+// the file's own name when it is an absolute file, unchanged when it is relative.
+func givenName(given, file, name string) string {
+	if !filepath.IsAbs(given) || !strings.HasPrefix(name, file) {
+		return name
+	}
+	short := filepath.Base(file)
+	if rel, err := filepath.Rel(given, file); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		short = filepath.Join(filepath.Base(given), rel)
+	}
+	return filepath.ToSlash(short) + name[len(file):]
 }
