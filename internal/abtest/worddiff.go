@@ -3,8 +3,9 @@ package abtest
 import (
 	"strings"
 
-	"github.com/compacteval/compacteval/internal/textdiff"
 	"github.com/sergi/go-diff/diffmatchpatch"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Run is a run of a word diff: Op is "=" (both summaries), "-" (base only) or "+" (head
@@ -45,9 +46,10 @@ type Hunk struct {
 	Lines   []DiffLine
 }
 
-// WordDiff returns the word diff of base's and head's summary (textdiff.Words: go-diff's
-// semantic cleanup, no timeout) as hunks with ctx unchanged lines around each changed one.
-// It returns nil when the summaries are the same.
+// WordDiff returns the word diff of base's and head's summary as hunks with ctx unchanged
+// lines around each changed one: go-diff (no timeout, so the result does not change with
+// load) on the texts cut into words, runs of spaces and line breaks, so that a changed
+// word shows whole. It returns nil when the summaries are the same.
 func WordDiff(base, head string, ctx int) []Hunk {
 	if base == head {
 		return nil
@@ -83,7 +85,7 @@ func WordDiff(base, head string, ctx int) []Hunk {
 		lines = append(lines, l)
 		cur = nil
 	}
-	for _, d := range textdiff.Words(base, head) {
+	for _, d := range words(base, head) {
 		op := "="
 		switch d.Type {
 		case diffmatchpatch.DiffDelete:
@@ -134,4 +136,58 @@ func WordDiff(base, head string, ctx int) []Hunk {
 		out[len(out)-1].Lines = append(out[len(out)-1].Lines, l)
 	}
 	return out
+}
+
+// words diffs a and b token by token: each distinct word, run of blanks or line break
+// stands for one rune, go-diff compares the runes, and the runs are mapped back.
+func words(a, b string) []diffmatchpatch.Diff {
+	ids := map[string]rune{}
+	var tokens []string
+	encode := func(s string) []rune {
+		var out []rune
+		for len(s) > 0 {
+			n := tokenLen(s)
+			t := s[:n]
+			id, ok := ids[t]
+			if !ok {
+				id = rune(0x10000 + len(tokens)) // past the BMP: no clash with cleanup heuristics
+				ids[t] = id
+				tokens = append(tokens, t)
+			}
+			out = append(out, id)
+			s = s[n:]
+		}
+		return out
+	}
+	ra, rb := encode(a), encode(b)
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	diffs := dmp.DiffMainRunes(ra, rb, false)
+	for i, d := range diffs {
+		var t strings.Builder
+		for _, r := range d.Text {
+			t.WriteString(tokens[r-0x10000])
+		}
+		diffs[i].Text = t.String()
+	}
+	return diffs
+}
+
+// tokenLen returns the length of the token s begins with: a line break, a run of other
+// white space, or a run of anything else.
+func tokenLen(s string) int {
+	if s[0] == '\n' {
+		return 1
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	space := unicode.IsSpace(r)
+	n := size
+	for n < len(s) && s[n] != '\n' {
+		r, size := utf8.DecodeRuneInString(s[n:])
+		if unicode.IsSpace(r) != space {
+			break
+		}
+		n += size
+	}
+	return n
 }
