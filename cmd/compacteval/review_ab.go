@@ -93,6 +93,7 @@ type abFlags struct {
 	record.Target
 	call                 recordFlags
 	baseFile, headFile   string
+	baseName, headName   string
 	sessions             extractor.Values
 	maxCost, minDelta    float64
 	price, config        string
@@ -110,6 +111,8 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	f.call.registerCall(fs)
 	fs.StringVar(&f.baseFile, "base-file", "", "base module or instruction text `FILE`")
 	fs.StringVar(&f.headFile, "head-file", "", "head module or instruction text `FILE`")
+	fs.StringVar(&f.baseName, "base-name", "", "what the review calls base's file (default: -base-file as given), such as origin/main:src/compaction.ts")
+	fs.StringVar(&f.headName, "head-name", "", "what the review calls head's file (default: -head-file as given)")
 	fs.Var(&f.sessions, "sessions", "a session file, a folder of them, a corpus folder or case file (may repeat)")
 	fs.IntVar(&f.call.samples, "samples", 1, "answers per input and side")
 	fs.StringVar(&f.call.out, "out", ".compacteval/review", "cases root the answers go below (base/ and head/)")
@@ -168,7 +171,7 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	var sides [2]abtest.Side
 	for i, file := range []string{f.baseFile, f.headFile} {
-		s, closer, err := openABSide(ctx, []string{"base", "head"}[i], file)
+		s, closer, err := openABSide(ctx, []string{"base", "head"}[i], file, []string{f.baseName, f.headName}[i])
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -363,7 +366,8 @@ func writeAB(r *abtest.Result, f *abFlags, stdout, stderr io.Writer) int {
 
 // openABSide opens a side: a module (its instruction builder and extractor) or an
 // instruction text (framed as the seed frames its own, extracted by the seed's extractor).
-func openABSide(ctx context.Context, name, file string) (abtest.Side, func(), error) {
+// A label, when given, names the file in the side's description.
+func openABSide(ctx context.Context, name, file, label string) (abtest.Side, func(), error) {
 	var im *extractor.Impl
 	var err error
 	switch strings.ToLower(filepath.Ext(file)) {
@@ -379,8 +383,12 @@ func openABSide(ctx context.Context, name, file string) (abtest.Side, func(), er
 	if len(im.Profiles) > 0 {
 		ex = extractor.Remote(im, "", name)
 	}
+	desc := im.Desc
+	if label != "" {
+		desc = strings.Replace(desc, file, label, 1)
+	}
 	side := abtest.Side{
-		Name: name, Desc: im.Desc, Prompt: im.Prompt,
+		Name: name, Desc: desc, Prompt: im.Prompt,
 		Extract: func(texts []string) ([]compact.Extraction, error) {
 			out, err := ex.ExtractAll(texts)
 			if err == nil {
