@@ -24,7 +24,8 @@ import (
 const reviewABUsage = `Usage: compacteval review -base-file A -head-file B -provider anthropic|openai -model NAME
          -sessions PATH... [-samples N] [-base-url URL] [-offline] [-batch] [-collect ID]
          [-max-cost USD] [-price IN,OUT] [-min-delta D] [-config gate.yaml]
-         [-out DIR] [-cache DIR] [-json] [-markdown FILE] [-html FILE]
+         [-base-name N] [-head-name N] [-out DIR] [-cache DIR] [-json] [-markdown FILE]
+         [-html FILE]
 
 Measures what a change to the compaction prompt does to what a model writes: the A/B
 review, chosen by -provider. Every compaction point of the -sessions (pi sessions, Claude
@@ -41,9 +42,24 @@ a bootstrap 95% interval (fixed seed) and a verdict: better, worse, or no differ
 run can detect, with the smallest difference it would detect. Inputs with the same
 conversation count once.
 
-The Markdown (stdout, -markdown) and the HTML (-html) open with the verdict, then the
-inputs that moved most (base's summary beside head's, with the facts each missed), then
-the table of every measure; -json prints the document with every sample instead.
+Inputs are named relative to the -sessions value given, so that a review reads the same on
+every machine. A pi session's user !commands, extension messages and branch summaries are
+sent as user messages, as pi sends them, and scored as context the model saw.
+
+The Markdown (stdout, -markdown) and the HTML (-html) open with the verdict (head − base
+of the headline score, relative to base's, and its interval), then each side and how many
+of its summaries its extractor found only through a fallback (no block of the tag its
+instruction names), the table of every measure, every input (those that changed, and all;
+up, down, unchanged), and for each input that moved the facts gained and lost (coverage
+and boundary, with their weights) and a word diff of base's and head's summaries. The
+Markdown stays under 60,000 characters for a pull-request comment and says what it left
+out; the HTML (base's column beside head's, every sample) and -json (the document with
+every sample) hold everything.
+
+Nothing paid for is thrown away: an answer is cached before its case is written, an answer
+whose case cannot be written is scored all the same, and an input with a call that gave no
+answer (a failed call, an -offline miss) is listed with the reason while the others are
+reviewed.
 
 Calls go through record's machinery (compacteval record -h: keys, redaction, bounds,
 retries): answers are cached in -cache under the model, parameters, messages, instruction
@@ -61,8 +77,8 @@ provider counted and their cost are in the review. Prices per million tokens com
 Exit codes: 0 the review passes; 1 head's headline score interval lies wholly below
 -min-delta's negative (default 0, or review.min_delta of the gate config), or head lost
 more summaries that base kept than review.allowed_lost_summaries (0); also 1 when a batch
-is still running; 2 usage or operational error (a call that failed, an offline cache
-miss, a run over -max-cost).
+is still running; 2 usage or operational error (no input could be scored, a run over
+-max-cost).
 
 Examples:
   compacteval review -base-file old/compaction.ts -head-file src/compaction.ts \
@@ -262,13 +278,20 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	default:
 		outs = rec.Run(ctx, plan.Jobs)
 	}
-	made := 0
+	made, none := 0, 0
 	for _, o := range outs {
-		if o.Status == record.StatusRecorded {
+		switch {
+		case o.Status == record.StatusRecorded:
 			made++
+		case o.Err != nil && o.Response == nil:
+			none++
 		}
 	}
-	fmt.Fprintf(stderr, "compacteval review: %d calls made, %d answers replayed or read from their cases\n", made, len(outs)-made)
+	fmt.Fprintf(stderr, "compacteval review: %d calls made, %d answers replayed or read from their cases", made, len(outs)-made-none)
+	if none > 0 {
+		fmt.Fprintf(stderr, ", %d with no answer", none)
+	}
+	fmt.Fprintln(stderr)
 	for _, o := range outs {
 		switch {
 		case o.Err == nil || errors.Is(o.Err, record.ErrSkipped):
