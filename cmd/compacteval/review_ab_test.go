@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestReviewAB(t *testing.T) {
@@ -103,4 +104,49 @@ func writeFile(t *testing.T, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+func TestGivenName(t *testing.T) {
+	abs := string(filepath.Separator) + filepath.Join("home", "dev", ".pi", "agent", "sessions")
+	file := filepath.Join(abs, "--tool--", "2025.jsonl")
+	tests := []struct {
+		name, given, file, id, want string
+	}{
+		{name: "a relative folder is kept as given", given: "sessions", file: filepath.Join("sessions", "v2.jsonl"), id: filepath.Join("sessions", "v2.jsonl") + "#compaction-1", want: filepath.Join("sessions", "v2.jsonl") + "#compaction-1"},
+		{name: "an absolute folder names its files from its last element", given: abs, file: file, id: file + "#compaction-2", want: "sessions/--tool--/2025.jsonl#compaction-2"},
+		{name: "a source line keeps its line", given: abs, file: file, id: file + ":14", want: "sessions/--tool--/2025.jsonl:14"},
+		{name: "an absolute file is its own name", given: file, file: file, id: file + "#compaction-1", want: "2025.jsonl#compaction-1"},
+		{name: "an id that is not the file's is left alone", given: abs, file: file, id: "eval/case-1", want: "eval/case-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := givenName(tt.given, tt.file, tt.id); got != tt.want {
+				t.Errorf("givenName(%q, %q, %q) = %q, want %q", tt.given, tt.file, tt.id, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSendable checks that a tool message answering no call is sent as a user message,
+// in its place, and that a tool result answering a call stays one.
+func TestSendable(t *testing.T) {
+	conv := []corpus.Message{
+		{Role: corpus.RoleUser, Text: "why does make fail?"},
+		{Role: corpus.RoleTool, Text: "$ make build\nundefined: loadConfig"},
+		{Role: corpus.RoleAssistant, ToolCalls: []corpus.ToolCall{{ID: "c1", Name: "read"}}},
+		{Role: corpus.RoleTool, ToolCallID: "c1", Text: "package main"},
+		{Role: corpus.RoleTool, ToolCallID: "c9", Text: "a result whose call was compacted away"},
+	}
+	got := sendable(conv)
+	var roles []string
+	for _, m := range got {
+		roles = append(roles, m.Role+":"+m.ToolCallID)
+	}
+	want := []string{"user:", "user:", "assistant:", "tool:c1", "user:"}
+	if diff := cmp.Diff(want, roles); diff != "" {
+		t.Errorf("sendable() roles mismatch (-want +got):\n%s", diff)
+	}
+	if conv[1].Role != corpus.RoleTool {
+		t.Errorf("sendable() changed its argument")
+	}
 }
