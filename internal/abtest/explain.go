@@ -58,17 +58,21 @@ func (r *Result) Counts() (up, down, unchanged int) {
 	return up, down, unchanged
 }
 
-// Moved returns the inputs whose headline score moved, largest move first (ties in input
-// order), at most n of them (n < 0: all).
+// Moved returns the inputs that changed on any measure, those whose headline score moved
+// most first, then those that moved most on coverage and boundary coverage (ties in input
+// order); at most n of them (n < 0: all).
 func (r *Result) Moved(n int) []InputResult {
 	var moved []InputResult
 	for _, in := range r.Inputs {
-		if in.Direction() != Unchanged {
+		if in.Changed() {
 			moved = append(moved, in)
 		}
 	}
+	rest := func(in InputResult) float64 {
+		return math.Abs(in.Delta[MeasureCoverage]) + math.Abs(in.Delta[MeasureBoundary])
+	}
 	slices.SortStableFunc(moved, func(a, b InputResult) int {
-		return cmp.Compare(math.Abs(b.Delta[MeasureScore]), math.Abs(a.Delta[MeasureScore]))
+		return cmp.Or(cmp.Compare(math.Abs(b.Delta[MeasureScore]), math.Abs(a.Delta[MeasureScore])), cmp.Compare(rest(b), rest(a)))
 	})
 	if n >= 0 && n < len(moved) {
 		moved = moved[:n]

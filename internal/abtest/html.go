@@ -19,10 +19,6 @@ var page = template.Must(template.New("ab").Funcs(template.FuncMap{
 	"kind": func(l DiffLine) string {
 		return map[byte]string{' ': "same", '-': "del", '+': "ins", '!': "chg"}[l.Kind]
 	},
-	"means": func(in InputResult, m string) []string {
-		b, h, _, _ := in.Means(m)
-		return []string{ptr(&b), ptr(&h)}
-	},
 	"side": func(name string, s SampleResult) any {
 		return struct {
 			Name string
@@ -69,8 +65,8 @@ del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decora
 {{range .Inputs}}{{$in := .}}<tr class="{{if .Changed}}changed{{else}}same{{end}}"><td><code>{{.ID}}</code></td><td>{{len .Base}}, {{len .Head}}</td>{{range $.MeasureNames}}<td>{{cell $in .}}</td>{{end}}</tr>
 {{end}}</table>
 {{with .Moved}}<h2>Why each input moved</h2>
-<p>Facts a side's summaries hold in more of its samples than the other's: of the whole conversation before the cut (coverage), and of the messages just before it that the summary's recent part holds (boundary). Weights are eval's: a fact said in fewer messages weighs more.</p>
-{{range .}}{{$in := .}}{{$m := means . "score"}}<h3 id="{{.ID}}"><code>{{.ID}}</code>: score {{signed (index .Delta "score")}} (base {{index $m 0}} → head {{index $m 1}})</h3>
+<p>Every input that changed on a measure, the largest moves of the headline score first. Facts a side's summaries hold in more of its samples than the other's: of the whole conversation before the cut (coverage), and of the messages just before it that the summary's recent part holds (boundary). Weights are eval's: a fact said in fewer messages weighs more.</p>
+{{range .}}{{$in := .}}<h3 id="{{.ID}}"><code>{{.ID}}</code>: score {{cell . "score"}}</h3>
 {{$ch := changes .}}{{if and (not (index $ch 0)) (not (index $ch 1))}}<p>No fact is held more often by either side: the score moved with {{others .}}.</p>{{end}}
 {{range $i, $list := $ch}}{{with $list}}<p>{{if eq $i 0}}Lost (base holds them more often){{else}}Gained (head holds them more often){{end}}:</p>
 <table><tr><th>measure</th><th>kind</th><th>fact</th><th>weight</th><th>base</th><th>head</th></tr>

@@ -112,7 +112,7 @@ func markdown(r *Result, limit int) string {
 
 	var why strings.Builder
 	if len(moved) > 0 {
-		why.WriteString("### Why each input moved\n\nFacts a side's summaries hold in more of its samples than the other's: of the whole conversation before the cut (coverage), and of the messages just before it that the summary's recent part holds (boundary). Weights are eval's: a fact said in fewer messages weighs more.\n\n")
+		why.WriteString("### Why each input moved\n\nEvery input that changed on a measure, the largest moves of the headline score first. Facts a side's summaries hold in more of its samples than the other's: of the whole conversation before the cut (coverage), and of the messages just before it that the summary's recent part holds (boundary). Weights are eval's: a fact said in fewer messages weighs more.\n\n")
 		shown := 0
 		for _, in := range moved {
 			part := explainMarkdown(in)
@@ -123,7 +123,7 @@ func markdown(r *Result, limit int) string {
 			shown++
 		}
 		if shown < len(moved) {
-			left = append(left, fmt.Sprintf("why %d of the %d moved inputs moved (those that moved least)", len(moved)-shown, len(moved)))
+			left = append(left, fmt.Sprintf("why %d of the %d changed inputs changed (those that moved least)", len(moved)-shown, len(moved)))
 		}
 		if shown == 0 {
 			why.Reset()
@@ -262,8 +262,7 @@ func measureCell(in InputResult, m string) string {
 // gained, and the word diff of base's and head's first summaries.
 func explainMarkdown(in InputResult) string {
 	var b strings.Builder
-	base, head, _, _ := in.Means(MeasureScore)
-	fmt.Fprintf(&b, "#### %s: score %s (base %.3f → head %.3f)\n\n", code(in.ID), signed(in.Delta[MeasureScore]), base, head)
+	fmt.Fprintf(&b, "#### %s: score %s\n\n", code(in.ID), measureCell(in, MeasureScore))
 	gained, lost := in.FactChanges()
 	if len(gained)+len(lost) == 0 {
 		b.WriteString("No fact is held more often by either side: the score moved with ")

@@ -226,3 +226,33 @@ func TestHTMLSides(t *testing.T) {
 		}
 	}
 }
+
+// TestFallbackNote checks what the review says of a side whose summaries came through its
+// extractor's fallback: nothing when none did, how many when some did, and that the tag
+// never matched when all did.
+func TestFallbackNote(t *testing.T) {
+	tests := []struct {
+		name            string
+		found, fallback int
+		want            string
+	}{
+		{name: "none", found: 24, fallback: 0, want: ""},
+		{name: "some", found: 24, fallback: 3, want: "3 of the 24 summaries this side found came through its extractor's fallback, not from the <summary> block the instruction asks for"},
+		{name: "all", found: 5, fallback: 5, want: "every summary this side found (5) came through its extractor's fallback: no answer held it in the <summary> block the instruction asks for"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := SideInfo{Desc: "module b.ts", Found: tt.found, Fallback: tt.fallback, Tags: []string{"summary"}}
+			if got := s.fallbackNote(); got != tt.want {
+				t.Errorf("fallbackNote() = %q, want %q", got, tt.want)
+			}
+			r := synthetic(1)
+			r.Head = s
+			var b strings.Builder
+			Markdown(&b, r)
+			if got := strings.Contains(b.String(), "- head: module b.ts\n  - **"+tt.want+"**\n"); got != (tt.want != "") {
+				t.Errorf("Markdown() says the note under head: %v, want %v", got, tt.want != "")
+			}
+		})
+	}
+}
