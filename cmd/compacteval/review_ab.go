@@ -269,8 +269,10 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return exitProblem
 		}
 		for _, o := range done {
-			if o.Err != nil {
-				return fail("batch %s: %s failed: %s", m.ID, o.Job.ID, hint.explain(o.Err))
+			// An item that failed leaves its input unscored (the replay below misses it);
+			// the others are reviewed.
+			if o.Err != nil && o.Response == nil {
+				fmt.Fprintf(stderr, "compacteval review: batch %s: %s failed: %s\n", m.ID, o.Job.ID, hint.explain(o.Err))
 			}
 		}
 		rec.Offline = true // every answer is now in a case or the cache
