@@ -76,7 +76,16 @@ func abInputs(paths []string, keepTokens int, stderr io.Writer) ([]abtest.Input,
 			}
 		}
 	}
-	kept, dropped := abtest.Dedupe(all)
+	// A compaction with nothing before it has nothing to send: say so, and review the rest.
+	withConv := all[:0]
+	for _, in := range all {
+		if len(in.Case.Conversation) == 0 {
+			fmt.Fprintf(stderr, "compacteval review: %s has no conversation to summarize: not an input\n", in.Eval.ID)
+			continue
+		}
+		withConv = append(withConv, in)
+	}
+	kept, dropped := abtest.Dedupe(withConv)
 	if len(dropped) > 0 {
 		fmt.Fprintf(stderr, "compacteval review: %s with the conversation of an earlier input counted once\n", plural(len(dropped), "input"))
 	}

@@ -150,3 +150,31 @@ func TestSendable(t *testing.T) {
 		t.Errorf("sendable() changed its argument")
 	}
 }
+
+// TestABInputsEmpty checks that a compaction with nothing before it is left out with a
+// note, and the session's other compactions are inputs.
+func TestABInputsEmpty(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "s.jsonl", `{"type":"session","version":3,"id":"s","timestamp":"2025-01-04T08:00:00.000Z","cwd":"/x"}
+{"type":"compaction","id":"c1","parentId":null,"timestamp":"2025-01-04T08:00:01.000Z","summary":"nothing yet","firstKeptEntryId":"m1","tokensBefore":0}
+{"type":"message","id":"m1","parentId":"c1","timestamp":"2025-01-04T08:00:02.000Z","message":{"role":"user","content":"Fix the refund total in internal/billing/refund.go"}}
+{"type":"message","id":"m2","parentId":"m1","timestamp":"2025-01-04T08:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"refund.go double counts partial refunds."}]}}
+{"type":"message","id":"m3","parentId":"m2","timestamp":"2025-01-04T08:00:04.000Z","message":{"role":"user","content":"now add a test"}}
+{"type":"compaction","id":"c2","parentId":"m3","timestamp":"2025-01-04T08:00:05.000Z","summary":"refund fixed","firstKeptEntryId":"m3","tokensBefore":100}
+`)
+	var log strings.Builder
+	ins, err := abInputs([]string{path}, 20000, &log)
+	if err != nil {
+		t.Fatalf("abInputs() = %v\n%s", err, log.String())
+	}
+	if len(ins) != 1 || !strings.HasSuffix(ins[0].Eval.ID, "#compaction-2") {
+		var ids []string
+		for _, in := range ins {
+			ids = append(ids, in.Eval.ID)
+		}
+		t.Errorf("abInputs() = %q, want the second compaction alone", ids)
+	}
+	if !strings.Contains(log.String(), "#compaction-1 has no conversation to summarize: not an input") {
+		t.Errorf("abInputs() said %q, want the first compaction named as no input", log.String())
+	}
+}
