@@ -114,7 +114,10 @@ func sessionInputs(path string, keepTokens int, stderr io.Writer) ([]abtest.Inpu
 	if err != nil {
 		return nil, err
 	}
-	reportSource(stderr, eval.Source{Path: path, Stats: &st})
+	// What the reader skipped, said as review's: score's words, review's name.
+	var said strings.Builder
+	reportSource(&said, eval.Source{Path: path, Stats: &st})
+	io.WriteString(stderr, strings.ReplaceAll(said.String(), "compacteval score: ", "compacteval review: "))
 	var out []abtest.Input
 	for i, in := range ins {
 		if in.Cut < 0 {
