@@ -277,11 +277,19 @@ func explainMarkdown(in InputResult) string {
 			continue
 		}
 		fmt.Fprintf(&b, "%s:\n\n", part.title)
-		for _, fc := range part.fcs[:min(len(part.fcs), factsShown)] {
-			fmt.Fprintf(&b, "- %s %s: %s, weight %s; base %s → head %s\n", measureName(fc.Measure), fc.Kind, code(fc.Text), weight(fc.Weight),
-				held(fc.Base, len(in.Base)), held(fc.Head, len(in.Head)))
+		// A fact that moved on both measures is one line.
+		var facts []Fact
+		moves := map[Fact][]string{}
+		for _, fc := range part.fcs {
+			if _, ok := moves[fc.Fact]; !ok {
+				facts = append(facts, fc.Fact)
+			}
+			moves[fc.Fact] = append(moves[fc.Fact], fmt.Sprintf("%s base %s → head %s", measureName(fc.Measure), held(fc.Base, len(in.Base)), held(fc.Head, len(in.Head))))
 		}
-		if n := len(part.fcs) - factsShown; n > 0 {
+		for _, f := range facts[:min(len(facts), factsShown)] {
+			fmt.Fprintf(&b, "- %s %s, weight %s: %s\n", f.Kind, code(f.Text), weight(f.Weight), strings.Join(moves[f], "; "))
+		}
+		if n := len(facts) - factsShown; n > 0 {
 			fmt.Fprintf(&b, "- and %d more (HTML, JSON)\n", n)
 		}
 		b.WriteString("\n")
