@@ -112,8 +112,8 @@ type SideInfo struct {
 	// block of a tag the instruction names holds (SampleResult.Fallback).
 	Found    int `json:"summaries_found"`
 	Fallback int `json:"summaries_by_fallback"`
-	// Tags are the tags the side's instruction names with their closing form, such as
-	// analysis and summary.
+	// Tags are the tags the side's instruction asks the summary to be written in: summary
+	// (the seed's), else every tag it names with its closing form.
 	Tags []string `json:"instruction_tags"`
 }
 
