@@ -54,9 +54,29 @@ Prints Markdown for a pull-request comment; -markdown and -html also write it to
 (schema_version) instead. Progress goes to stderr: each build and each side's stages, with
 their elapsed time (as run's).
 
-With -provider, review runs the A/B review instead: a model answers both sides' prompts on
-sessions and eval cases, and eval scores what it writes (compacteval review -provider
-openai -h shows its flags; docs/review-ab.md).
+With -provider (or -sessions, -samples), review runs the A/B review instead: a model answers
+both sides' prompts (-base-file, -head-file) on sessions and eval cases, and eval scores what
+it writes; the verdict is on the headline score, with a 95% interval (docs/review-ab.md).
+Its own flags:
+
+  -provider anthropic|openai        the API to call (any OpenAI-compatible server: openai)
+  -model NAME                       the model, as the server knows it
+  -sessions PATH                    a pi session, a Claude Code transcript, a folder of them,
+                                    a corpus folder or case file; may repeat
+  -samples N                        answers per input and side (default 1)
+  -base-url URL                     the server (default: the provider's own API)
+  -offline                          call nothing: replay from -cache, list a miss as not scored
+  -batch / -collect ID              submit the calls as one provider batch / collect it
+  -max-cost USD, -price IN,OUT      stop before the first call over USD; dollars per million
+                                    tokens in and out
+  -min-delta D                      the fall of the headline score tolerated (default: the
+                                    gate config's review.min_delta, else 0)
+  -base-name N / -head-name N       what the review calls each side's file
+  -out DIR, -cache DIR              where answers are written as cases, and cached
+  -keep-tokens N, -window N         pi's keepRecentTokens; the boundary window in messages
+  -json, -markdown FILE, -html FILE as above: the JSON holds every sample
+
+compacteval review -provider openai -h shows them all with record's (keys, bounds, retries).
 
 Exit codes: 0 nothing regressed; 1 a case moved away from intended (more cases than the
 gate config's allowed_drop.intended_cases for that extractor, 0 by default), or a drift

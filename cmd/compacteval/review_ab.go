@@ -24,7 +24,8 @@ import (
 const reviewABUsage = `Usage: compacteval review -base-file A -head-file B -provider anthropic|openai -model NAME
          -sessions PATH... [-samples N] [-base-url URL] [-offline] [-batch] [-collect ID]
          [-max-cost USD] [-price IN,OUT] [-min-delta D] [-config gate.yaml]
-         [-out DIR] [-cache DIR] [-json] [-markdown FILE] [-html FILE]
+         [-base-name N] [-head-name N] [-out DIR] [-cache DIR] [-json] [-markdown FILE]
+         [-html FILE]
 
 Measures what a change to the compaction prompt does to what a model writes: the A/B
 review, chosen by -provider. Every compaction point of the -sessions (pi sessions, Claude
@@ -42,9 +43,24 @@ a paired Student-t 95% interval and a verdict: better, worse, or no difference t
 run can detect, with the smallest difference it would detect. Inputs with the same
 conversation count once.
 
-The Markdown (stdout, -markdown) and the HTML (-html) open with the verdict, then the
-inputs that moved most (base's summary beside head's, with the facts each missed), then
-the table of every measure; -json prints the document with every sample instead.
+Inputs are named relative to the -sessions value given, so that a review reads the same on
+every machine. A pi session's user !commands, extension messages and branch summaries are
+sent as user messages, as pi sends them, and scored as context the model saw.
+
+The Markdown (stdout, -markdown) and the HTML (-html) open with the verdict (head − base
+of the headline score, relative to base's, and its interval), then each side and how many
+of its summaries its extractor found only through a fallback (no block of the tag its
+instruction names), the table of every measure, every input (those that changed, and all;
+up, down, unchanged), and for each input that moved the facts gained and lost (coverage
+and boundary, with their weights) and a word diff of base's and head's summaries. The
+Markdown stays under 60,000 characters for a pull-request comment and says what it left
+out; the HTML (base's column beside head's, every sample) and -json (the document with
+every sample) hold everything.
+
+Nothing paid for is thrown away: an answer is cached before its case is written, an answer
+whose case cannot be written is scored all the same, and an input with a call that gave no
+answer (a failed call, an -offline miss) is listed with the reason while the others are
+reviewed.
 
 Calls go through record's machinery (compacteval record -h: keys, redaction, bounds,
 retries): answers are cached in -cache under the model, parameters, messages, instruction
@@ -63,9 +79,8 @@ Exit codes: 0 the review passes; 1 head's headline score interval lies wholly be
 -min-delta's negative (default 0, or review.min_delta of the gate config), or head lost
 more summaries that base kept from the same answers than review.allowed_lost_summaries
 (0), or more than base beyond chance where the answers differ, or head's summaries average
-more tokens than review.max_summary_tokens; also 1 when a batch
-is still running; 2 usage or operational error (a call that failed, an offline cache
-miss, a run over -max-cost).
+more tokens than review.max_summary_tokens; also 1 when a batch is still running; 2 usage
+or operational error (no input could be scored, a run over -max-cost).
 
 Examples:
   compacteval review -base-file old/compaction.ts -head-file src/compaction.ts \
@@ -96,6 +111,7 @@ type abFlags struct {
 	record.Target
 	call                 recordFlags
 	baseFile, headFile   string
+	baseName, headName   string
 	sessions             extractor.Values
 	maxCost, minDelta    float64
 	price, config        string
@@ -113,6 +129,8 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	f.call.registerCall(fs)
 	fs.StringVar(&f.baseFile, "base-file", "", "base module or instruction text `FILE`")
 	fs.StringVar(&f.headFile, "head-file", "", "head module or instruction text `FILE`")
+	fs.StringVar(&f.baseName, "base-name", "", "what the review calls base's file (default: -base-file as given), such as origin/main:src/compaction.ts")
+	fs.StringVar(&f.headName, "head-name", "", "what the review calls head's file (default: -head-file as given)")
 	fs.Var(&f.sessions, "sessions", "a session file, a folder of them, a corpus folder or case file (may repeat)")
 	fs.IntVar(&f.call.samples, "samples", 1, "answers per input and side")
 	fs.StringVar(&f.call.out, "out", ".compacteval/review", "cases root the answers go below (base/ and head/)")
@@ -171,7 +189,7 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	var sides [2]abtest.Side
 	for i, file := range []string{f.baseFile, f.headFile} {
-		s, closer, err := openABSide(ctx, []string{"base", "head"}[i], file)
+		s, closer, err := openABSide(ctx, []string{"base", "head"}[i], file, []string{f.baseName, f.headName}[i])
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -253,8 +271,10 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return exitProblem
 		}
 		for _, o := range done {
-			if o.Err != nil {
-				return fail("batch %s: %s failed: %s", m.ID, o.Job.ID, hint.explain(o.Err))
+			// An item that failed leaves its input unscored (the replay below misses it);
+			// the others are reviewed.
+			if o.Err != nil && o.Response == nil {
+				fmt.Fprintf(stderr, "compacteval review: batch %s: %s failed: %s\n", m.ID, o.Job.ID, hint.explain(o.Err))
 			}
 		}
 		rec.Offline = true // every answer is now in a case or the cache
@@ -262,15 +282,26 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	default:
 		outs = rec.Run(ctx, plan.Jobs)
 	}
-	made := 0
+	made, none := 0, 0
 	for _, o := range outs {
-		if o.Status == record.StatusRecorded {
+		switch {
+		case o.Status == record.StatusRecorded:
 			made++
+		case o.Err != nil && o.Response == nil:
+			none++
 		}
 	}
-	fmt.Fprintf(stderr, "compacteval review: %d calls made, %d answers replayed or read from their cases\n", made, len(outs)-made)
+	fmt.Fprintf(stderr, "compacteval review: %d calls made, %d answers replayed or read from their cases", made, len(outs)-made-none)
+	if none > 0 {
+		fmt.Fprintf(stderr, ", %d with no answer", none)
+	}
+	fmt.Fprintln(stderr)
 	for _, o := range outs {
-		if o.Err != nil && !errors.Is(o.Err, record.ErrSkipped) {
+		switch {
+		case o.Err == nil || errors.Is(o.Err, record.ErrSkipped):
+		case o.Response != nil:
+			fmt.Fprintf(stderr, "compacteval review: %s: the answer is cached and scored, but no case was written: %s\n", o.Job.ID, hint.explain(o.Err))
+		default:
 			fmt.Fprintf(stderr, "compacteval review: %s failed: %s\n", o.Job.ID, hint.explain(o.Err))
 		}
 	}
@@ -281,6 +312,9 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	})
 	if err != nil {
 		return fail("%v", err)
+	}
+	for _, u := range r.Unscorable {
+		fmt.Fprintf(stderr, "compacteval review: %s is not scored: %s\n", u.Input, u.Reason)
 	}
 	return writeAB(r, f, stdout, stderr)
 }
@@ -359,7 +393,8 @@ func writeAB(r *abtest.Result, f *abFlags, stdout, stderr io.Writer) int {
 
 // openABSide opens a side: a module (its instruction builder and extractor) or an
 // instruction text (framed as the seed frames its own, extracted by the seed's extractor).
-func openABSide(ctx context.Context, name, file string) (abtest.Side, func(), error) {
+// A label, when given, names the file in the side's description.
+func openABSide(ctx context.Context, name, file, label string) (abtest.Side, func(), error) {
 	var im *extractor.Impl
 	var err error
 	switch strings.ToLower(filepath.Ext(file)) {
@@ -375,8 +410,12 @@ func openABSide(ctx context.Context, name, file string) (abtest.Side, func(), er
 	if len(im.Profiles) > 0 {
 		ex = extractor.Remote(im, "", name)
 	}
+	desc := im.Desc
+	if label != "" {
+		desc = strings.Replace(desc, file, label, 1)
+	}
 	side := abtest.Side{
-		Name: name, Desc: im.Desc, Prompt: im.Prompt,
+		Name: name, Desc: desc, Prompt: im.Prompt,
 		Extract: func(texts []string) ([]compact.Extraction, error) {
 			out, err := ex.ExtractAll(texts)
 			if err == nil {

@@ -54,6 +54,10 @@ func abInputs(paths []string, keepTokens int, stderr io.Writer) ([]abtest.Input,
 			if err != nil {
 				return nil, err
 			}
+			for i := range ins {
+				ins[i].Eval.ID = givenName(path, s, ins[i].Eval.ID)
+				ins[i].Eval.Source = givenName(path, s, ins[i].Eval.Source)
+			}
 			all = append(all, ins...)
 		}
 		if corpusToo {
@@ -66,12 +70,22 @@ func abInputs(paths []string, keepTokens int, stderr io.Writer) ([]abtest.Input,
 			}
 			for _, c := range cases {
 				if in, ok := eval.FromCase(c); ok {
+					in.Source = givenName(path, c.File, in.Source)
 					all = append(all, abtest.Input{Case: c, Eval: in})
 				}
 			}
 		}
 	}
-	kept, dropped := abtest.Dedupe(all)
+	// A compaction with nothing before it has nothing to send: say so, and review the rest.
+	withConv := all[:0]
+	for _, in := range all {
+		if len(in.Case.Conversation) == 0 {
+			fmt.Fprintf(stderr, "compacteval review: %s has no conversation to summarize: not an input\n", in.Eval.ID)
+			continue
+		}
+		withConv = append(withConv, in)
+	}
+	kept, dropped := abtest.Dedupe(withConv)
 	if len(dropped) > 0 {
 		fmt.Fprintf(stderr, "compacteval review: %s with the conversation of an earlier input counted once\n", plural(len(dropped), "input"))
 	}
@@ -100,7 +114,10 @@ func sessionInputs(path string, keepTokens int, stderr io.Writer) ([]abtest.Inpu
 	if err != nil {
 		return nil, err
 	}
-	reportSource(stderr, eval.Source{Path: path, Stats: &st})
+	// What the reader skipped, said as review's: score's words, review's name.
+	var said strings.Builder
+	reportSource(&said, eval.Source{Path: path, Stats: &st})
+	io.WriteString(stderr, strings.ReplaceAll(said.String(), "compacteval score: ", "compacteval review: "))
 	var out []abtest.Input
 	for i, in := range ins {
 		if in.Cut < 0 {
@@ -114,9 +131,45 @@ func sessionInputs(path string, keepTokens int, stderr io.Writer) ([]abtest.Inpu
 		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		c := &corpus.Case{
 			ID: "eval/" + corpus.Slug(fmt.Sprintf("%s-compaction-%d", name, i+1)), File: path, Categories: []string{"eval"},
-			Conversation: conv, KeptTail: len(in.Conversation) - in.Cut,
+			Conversation: sendable(conv), KeptTail: len(in.Conversation) - in.Cut,
 		}
 		out = append(out, abtest.Input{Case: c, Eval: in})
 	}
 	return out, nil
+}
+
+// sendable returns the conversation as the model is sent it: a tool message that answers
+// no earlier tool call (a pi bashExecution from a user's !command, an extension's custom
+// message, a branch summary) becomes a user message, as pi's convertToLlm sends it. eval
+// reads those as tool messages (context the model saw, not the user's words), but a case
+// holds a tool message only as the answer to a call, and the recorded case must check out.
+// The messages keep their places, so the cut and the kept tail stay where they are.
+func sendable(conv []corpus.Message) []corpus.Message {
+	out := make([]corpus.Message, len(conv))
+	calls := map[string]bool{}
+	for i, m := range conv {
+		for _, tc := range m.ToolCalls {
+			calls[tc.ID] = true
+		}
+		if m.Role == corpus.RoleTool && !calls[m.ToolCallID] {
+			m.Role, m.ToolCallID = corpus.RoleUser, ""
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// givenName returns name (a file path, or an id or source that begins with it) as the
+// -sessions value given names it, so that a review names its inputs the same on every
+// machine: relative to that value when it is an absolute folder (its last element leads),
+// the file's own name when it is an absolute file, unchanged when it is relative.
+func givenName(given, file, name string) string {
+	if !filepath.IsAbs(given) || !strings.HasPrefix(name, file) {
+		return name
+	}
+	short := filepath.Base(file)
+	if rel, err := filepath.Rel(given, file); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		short = filepath.Join(filepath.Base(given), rel)
+	}
+	return filepath.ToSlash(short) + name[len(file):]
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,13 +17,14 @@ import (
 var fakeModels sync.Map // *testscript.TestScript -> *recordtest.FakeModel
 
 // fakemodel starts a recordtest.FakeModel for the script and sets $FAKEMODEL to its
-// OpenAI base URL ("fakemodel start [BREAK-RATE]", default rate 0.2), or checks how many
-// calls it has answered ("fakemodel calls N"). It answers batches too (each reported in
-// progress once, then ended). Starting it again starts a new fake, which has been asked
-// nothing. The server closes when the script ends.
+// OpenAI base URL ("fakemodel start [BREAK-RATE [REFUSE]]", default rate 0.2), or checks
+// how many calls it has answered ("fakemodel calls N"). It answers batches too (each
+// reported in progress once, then ended). With REFUSE, a request whose body holds that
+// text gets a 400 error instead of an answer. Starting it again starts a new fake, which
+// has been asked nothing. The server closes when the script ends.
 func fakemodel(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
-		ts.Fatalf("usage: fakemodel start [rate] | fakemodel calls N")
+		ts.Fatalf("usage: fakemodel start [rate [refuse]] | fakemodel calls N")
 	}
 	switch args[0] {
 	case "start":
@@ -36,6 +38,15 @@ func fakemodel(ts *testscript.TestScript, neg bool, args []string) {
 		fake := &recordtest.FakeModel{BreakRate: rate}
 		srv := recordtest.Start()
 		srv.Respond = fake.Reply
+		if len(args) > 2 {
+			refuse := args[2]
+			srv.Respond = func(body []byte) recordtest.Reply {
+				if strings.Contains(string(body), refuse) {
+					return recordtest.Reply{Status: http.StatusBadRequest, ErrType: "invalid_request_error", ErrMessage: "this conversation is refused"}
+				}
+				return fake.Reply(body)
+			}
+		}
 		srv.PendingPolls = 1
 		ts.Defer(srv.Close)
 		fakeModels.Store(ts, fake)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestReviewAB(t *testing.T) {
@@ -104,4 +105,77 @@ func writeFile(t *testing.T, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+func TestGivenName(t *testing.T) {
+	abs := string(filepath.Separator) + filepath.Join("home", "dev", ".pi", "agent", "sessions")
+	file := filepath.Join(abs, "--tool--", "2025.jsonl")
+	tests := []struct {
+		name, given, file, id, want string
+	}{
+		{name: "a relative folder is kept as given", given: "sessions", file: filepath.Join("sessions", "v2.jsonl"), id: filepath.Join("sessions", "v2.jsonl") + "#compaction-1", want: filepath.Join("sessions", "v2.jsonl") + "#compaction-1"},
+		{name: "an absolute folder names its files from its last element", given: abs, file: file, id: file + "#compaction-2", want: "sessions/--tool--/2025.jsonl#compaction-2"},
+		{name: "a source line keeps its line", given: abs, file: file, id: file + ":14", want: "sessions/--tool--/2025.jsonl:14"},
+		{name: "an absolute file is its own name", given: file, file: file, id: file + "#compaction-1", want: "2025.jsonl#compaction-1"},
+		{name: "an id that is not the file's is left alone", given: abs, file: file, id: "eval/case-1", want: "eval/case-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := givenName(tt.given, tt.file, tt.id); got != tt.want {
+				t.Errorf("givenName(%q, %q, %q) = %q, want %q", tt.given, tt.file, tt.id, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSendable checks that a tool message answering no call is sent as a user message,
+// in its place, and that a tool result answering a call stays one.
+func TestSendable(t *testing.T) {
+	conv := []corpus.Message{
+		{Role: corpus.RoleUser, Text: "why does make fail?"},
+		{Role: corpus.RoleTool, Text: "$ make build\nundefined: loadConfig"},
+		{Role: corpus.RoleAssistant, ToolCalls: []corpus.ToolCall{{ID: "c1", Name: "read"}}},
+		{Role: corpus.RoleTool, ToolCallID: "c1", Text: "package main"},
+		{Role: corpus.RoleTool, ToolCallID: "c9", Text: "a result whose call was compacted away"},
+	}
+	got := sendable(conv)
+	var roles []string
+	for _, m := range got {
+		roles = append(roles, m.Role+":"+m.ToolCallID)
+	}
+	want := []string{"user:", "user:", "assistant:", "tool:c1", "user:"}
+	if diff := cmp.Diff(want, roles); diff != "" {
+		t.Errorf("sendable() roles mismatch (-want +got):\n%s", diff)
+	}
+	if conv[1].Role != corpus.RoleTool {
+		t.Errorf("sendable() changed its argument")
+	}
+}
+
+// TestABInputsEmpty checks that a compaction with nothing before it is left out with a
+// note, and the session's other compactions are inputs.
+func TestABInputsEmpty(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "s.jsonl", `{"type":"session","version":3,"id":"s","timestamp":"2025-01-04T08:00:00.000Z","cwd":"/x"}
+{"type":"compaction","id":"c1","parentId":null,"timestamp":"2025-01-04T08:00:01.000Z","summary":"nothing yet","firstKeptEntryId":"m1","tokensBefore":0}
+{"type":"message","id":"m1","parentId":"c1","timestamp":"2025-01-04T08:00:02.000Z","message":{"role":"user","content":"Fix the refund total in internal/billing/refund.go"}}
+{"type":"message","id":"m2","parentId":"m1","timestamp":"2025-01-04T08:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"refund.go double counts partial refunds."}]}}
+{"type":"message","id":"m3","parentId":"m2","timestamp":"2025-01-04T08:00:04.000Z","message":{"role":"user","content":"now add a test"}}
+{"type":"compaction","id":"c2","parentId":"m3","timestamp":"2025-01-04T08:00:05.000Z","summary":"refund fixed","firstKeptEntryId":"m3","tokensBefore":100}
+`)
+	var log strings.Builder
+	ins, err := abInputs([]string{path}, 20000, &log)
+	if err != nil {
+		t.Fatalf("abInputs() = %v\n%s", err, log.String())
+	}
+	if len(ins) != 1 || !strings.HasSuffix(ins[0].Eval.ID, "#compaction-2") {
+		var ids []string
+		for _, in := range ins {
+			ids = append(ids, in.Eval.ID)
+		}
+		t.Errorf("abInputs() = %q, want the second compaction alone", ids)
+	}
+	if !strings.Contains(log.String(), "#compaction-1 has no conversation to summarize: not an input") {
+		t.Errorf("abInputs() said %q, want the first compaction named as no input", log.String())
+	}
 }

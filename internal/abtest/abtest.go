@@ -20,8 +20,9 @@ import (
 	"github.com/compacteval/compacteval/eval"
 )
 
-// SchemaVersion is the version of the Result JSON document.
-const SchemaVersion = 1
+// SchemaVersion is the version of the Result JSON document. 2: facts are objects with
+// their weight, samples list their boundary facts, inputs not scored are listed.
+const SchemaVersion = 2
 
 // Side is one version of the prompt and the extractor.
 type Side struct {
@@ -94,8 +95,10 @@ type Result struct {
 	MinDelta float64 `json:"min_delta"`
 	// Measures holds every measure's comparison, in Measures order.
 	Measures []Comparison `json:"measures"`
-	// Inputs holds every input with every sample of both sides.
-	Inputs []InputResult `json:"inputs"`
+	// Inputs holds every input scored, with every sample of both sides; Unscorable the
+	// inputs left out, each with the reason.
+	Inputs     []InputResult `json:"inputs"`
+	Unscorable []Unscorable  `json:"unscorable"`
 	// Lost lists the samples whose summary the extractor did not find, base then head;
 	// HeadOnlyLost those head lost and base kept from the same answer (the same input,
 	// sample and request: an extractor-only change). LostTest compares the rates lost
@@ -137,6 +140,13 @@ type SideInfo struct {
 	// summaries by them; nil when it numbers none (its summaries are read by the titles
 	// eval knows).
 	Outline *eval.Outline `json:"outline"`
+	// Found counts the summaries the extractor found; Fallback those of them that no
+	// block of a tag the instruction names holds (SampleResult.Fallback).
+	Found    int `json:"summaries_found"`
+	Fallback int `json:"summaries_by_fallback"`
+	// Tags are the tags the side's instruction asks the summary to be written in: summary
+	// (the seed's), else every tag it names with its closing form.
+	Tags []string `json:"instruction_tags"`
 }
 
 // Verdict is a measure's verdict with its uncertainty.
@@ -187,11 +197,31 @@ type SampleResult struct {
 	// Values holds the measures; one with nothing to count is absent. A lost summary
 	// scores 0.
 	Values map[string]float64 `json:"values"`
-	// Missed and Leaked are the facts eval found missing and re-told.
-	Missed    []string `json:"missed"`
-	Leaked    []string `json:"leaked"`
-	TokensIn  int      `json:"tokens_in"`
-	TokensOut int      `json:"tokens_out"`
+	// Fallback is set when the summary was found, but in no block of a tag the side's
+	// instruction names (<summary>...</summary>): the extractor's fallback took it.
+	Fallback bool `json:"fallback,omitempty"`
+	// Missed and Leaked are the facts eval found missing and re-told; Boundary every fact
+	// of the boundary window, with whether the summary's recent part holds it.
+	Missed    []Fact         `json:"missed"`
+	Leaked    []Fact         `json:"leaked"`
+	Boundary  []BoundaryFact `json:"boundary_facts"`
+	TokensIn  int            `json:"tokens_in"`
+	TokensOut int            `json:"tokens_out"`
+}
+
+// Fact is a fact of the conversation that eval looks for in a summary. Weight is how much
+// it counts in the headline score (eval.Fact.Weight); 0 for a fact not counted so.
+type Fact struct {
+	Kind   string  `json:"kind"`
+	Text   string  `json:"text"`
+	Weight float64 `json:"weight,omitempty"`
+}
+
+// BoundaryFact is a fact of the boundary window and whether the summary's recent part
+// holds it.
+type BoundaryFact struct {
+	Fact
+	Held bool `json:"held"`
 }
 
 // Lost is a sample whose summary was not found.

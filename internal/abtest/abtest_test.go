@@ -409,3 +409,31 @@ func TestLengthTolerance(t *testing.T) {
 		t.Errorf("+60 tokens on 600: %s, want %s", c.Verdict.Verdict, Longer)
 	}
 }
+
+// TestNotesInEveryFormat: how a side's summaries were read (a section read by its number,
+// boundary coverage not comparable) is in the Markdown and the HTML.
+func TestNotesInEveryFormat(t *testing.T) {
+	f := newFixture(t)
+	head := goSide("head", edit(t, "9. Optional Next Step: List", "10. Où on en est: décrivez l'état du travail.\n9. Optional Next Step: List", "8. Current Work:", "8. Travail en cours:"), seedExtract)
+	r := f.run(t, goSide("base", compact.Instruction, seedExtract), head, evalInputs(t)[:2], 1, false)
+	if len(r.Notes) != 2 {
+		t.Fatalf("Notes = %q, want one for the section read by its number, one for boundary coverage", r.Notes)
+	}
+	var md strings.Builder
+	if err := Markdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	page, err := HTML(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	for _, n := range r.Notes {
+		if !strings.Contains(md.String(), n) {
+			t.Errorf("the Markdown lacks the note %q", n)
+		}
+		if !strings.Contains(html, strings.ReplaceAll(strings.ReplaceAll(n, `"`, "&#34;"), "'", "&#39;")) {
+			t.Errorf("the HTML lacks the note %q", n)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package abtest
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -28,43 +27,19 @@ type Options struct {
 	Price *Price
 }
 
-// OutcomeError is a call of the plan that gave no answer.
-type OutcomeError struct {
-	Side, Case string
-	Err        error
-}
-
-func (e *OutcomeError) Error() string { return fmt.Sprintf("%s: %s: %v", e.Side, e.Case, e.Err) }
-func (e *OutcomeError) Unwrap() error { return e.Err }
-
-// Score scores the outcomes of a plan's jobs (in job order) and compares the sides. A
-// failed outcome is an error (the first, in job order, with how many failed).
+// Score scores the outcomes of a plan's jobs (in job order) and compares the sides. An
+// input with a call that gave no answer is left out and listed in Result.Unscorable; when
+// no input is left, the error is a *NoInputError.
 func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 	if len(outs) != len(p.Jobs) || len(outs) == 0 {
 		return nil, fmt.Errorf("%d outcomes for %d jobs", len(outs), len(p.Jobs))
 	}
-	var errs []error
-	texts := make([]string, len(outs))
-	for i, o := range outs {
-		switch {
-		case o.Err != nil:
-			errs = append(errs, &OutcomeError{Side: p.Sides[i/(len(outs)/2)].Name, Case: p.Jobs[i].ID, Err: o.Err})
-		case o.Response != nil:
-			texts[i] = o.Response.Text
-		case o.Case != nil:
-			texts[i] = o.Case.Response
-		default:
-			errs = append(errs, &OutcomeError{Side: p.Sides[i/(len(outs)/2)].Name, Case: p.Jobs[i].ID, Err: errors.New("the case file does not read")})
-		}
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("%d of %d calls gave no answer; the first: %w", len(errs), len(outs), errs[0])
-	}
+	texts, unscorable := answers(p, outs)
 	r := &Result{
 		SchemaVersion: SchemaVersion, Provider: opt.Provider, Model: opt.Model, Samples: p.Samples,
 		Base: SideInfo{Desc: p.Sides[0].Desc}, Head: SideInfo{Desc: p.Sides[1].Desc},
 		MinDelta: opt.MinDelta, AllowedHeadLost: opt.AllowedHeadLost, MaxSummaryTokens: opt.MaxSummaryTokens,
-		Lost: []Lost{}, HeadOnlyLost: []Lost{}, Failures: []string{}, Notes: []string{},
+		Lost: []Lost{}, HeadOnlyLost: []Lost{}, Failures: []string{}, Notes: []string{}, Unscorable: []Unscorable{},
 	}
 	half := len(outs) / 2
 	var extractions [2][]extracted
@@ -81,7 +56,14 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 	outline := outlines(p, r)
 	evalOpt := opt.Eval
 	evalOpt.NoBoundary = !r.BoundaryComparable
+	for s := range 2 {
+		infos[s].Tags = append([]string{}, namedTags(p.Jobs[s*half].Request.Instruction)...)
+	}
 	for i, in := range p.Inputs {
+		if unscorable[i] != "" {
+			r.Unscorable = append(r.Unscorable, Unscorable{Input: in.Eval.ID, Reason: unscorable[i]})
+			continue
+		}
 		ir := InputResult{ID: in.Eval.ID, Source: in.Eval.Source, Base: []SampleResult{}, Head: []SampleResult{}}
 		// Every sample of both sides is scored against the input's conversation prepared
 		// once (eval.Scorer), each read by its own instruction's outline.
@@ -106,6 +88,9 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 				sr.Sample, sr.Case = n, p.Jobs[k].ID
 				sr.InstructionSHA256 = p.Jobs[k].Request.InstructionSHA256()
 				sr.TokensIn, sr.TokensOut = usage(outs[k])
+				sr.Fallback = sr.Found && !tagged(texts[k], p.Jobs[k].Request.Instruction, sr.Summary)
+				infos[s].Found += b2i(sr.Found)
+				infos[s].Fallback += b2i(sr.Fallback)
 				infos[s].Calls++
 				infos[s].TokensIn += sr.TokensIn
 				infos[s].TokensOut += sr.TokensOut
@@ -136,6 +121,9 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 			}
 		}
 		r.Inputs = append(r.Inputs, ir)
+	}
+	if len(r.Inputs) == 0 {
+		return nil, &NoInputError{Unscorable: r.Unscorable}
 	}
 	sort.SliceStable(r.Lost, func(a, b int) bool { return r.Lost[a].Side == "base" && r.Lost[b].Side != "base" })
 	for _, m := range Measures {
@@ -254,7 +242,7 @@ func ptrText(p *float64, format string) string {
 // sampleResult is one answer's result, from its extraction, the score of its text and
 // the tokens its summary replaces. A lost summary has no length.
 func sampleResult(e extracted, res eval.Result, replaced int) SampleResult {
-	sr := SampleResult{Found: e.found, Summary: e.text(), Values: map[string]float64{}, Missed: facts(res.Missed), Leaked: facts(res.Leaked)}
+	sr := SampleResult{Found: e.found, Summary: e.text(), Values: map[string]float64{}, Missed: facts(res.Missed), Leaked: facts(res.Leaked), Boundary: boundaryFacts(res.BoundaryFacts)}
 	lost := 0.0
 	if !e.found {
 		lost = 1
@@ -279,14 +267,6 @@ func sampleResult(e extracted, res eval.Result, replaced int) SampleResult {
 		sr.Values[MeasureScore] = *res.Score
 	}
 	return sr
-}
-
-func facts(fs []eval.Fact) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = f.Kind + ": " + f.Text
-	}
-	return out
 }
 
 // usage returns the tokens in and out the provider counted for an answer, from the
