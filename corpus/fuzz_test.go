@@ -7,6 +7,7 @@ import (
 
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // go test -run='^$' -fuzz='^FuzzParseCase$' -fuzztime=30s ./corpus
@@ -49,7 +50,13 @@ func FuzzParseCase(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Parse(Format(c)) failed: %v\ninput:\n%s\nformatted:\n%s", err, data, out)
 		}
-		if diff := cmp.Diff(c, back); diff != "" {
+		// SHA256 is the digest of the file's bytes: the same where Format kept them, another
+		// where it rewrote a case that was not canonical (a line of spaces alone in a block
+		// scalar becomes a quoted string).
+		if string(out) == string(data) && back.SHA256 != c.SHA256 {
+			t.Fatalf("Parse(Format(c)) of a canonical case: SHA256 %s, want %s", back.SHA256, c.SHA256)
+		}
+		if diff := cmp.Diff(c, back, cmpopts.IgnoreFields(corpus.Case{}, "SHA256")); diff != "" {
 			t.Fatalf("Parse(Format(c)) mismatch (-want +got):\n%s\ninput:\n%q\nformatted:\n%q", diff, data, out)
 		}
 		if again, _ := corpus.Format(back); string(again) != string(out) {

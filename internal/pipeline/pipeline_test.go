@@ -11,12 +11,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/render"
 	"github.com/compacteval/compacteval/report"
+	"github.com/google/go-cmp/cmp"
 )
 
 const (

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/casefile"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/render"
 	"github.com/compacteval/compacteval/report"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestRunLazyIsRunWhole holds a run on a corpus read a batch at a time (corpus.OpenLazy,
