@@ -42,6 +42,9 @@ func namedTags(instruction string) []string {
 	seen := map[string]bool{}
 	for _, m := range tagPair.FindAllStringSubmatch(instruction, -1) {
 		t := m[1]
+		if t == "system-reminder" {
+			continue // the frame the instruction is sent in, not a tag it asks the answer for
+		}
 		if !seen[t] && strings.Contains(instruction, "</"+t+">") {
 			if t == "summary" {
 				return []string{t}

@@ -170,6 +170,7 @@ func TestTagged(t *testing.T) {
 		{name: "only in the analysis block", instruction: seed, answer: "<analysis>1. x</analysis>", summary: "1. x", want: false},
 		{name: "another tag the instruction names", instruction: "Answer in <recap></recap>.", answer: "<recap>1. x</recap>", summary: "1. x", want: true},
 		{name: "an instruction that names no tag", instruction: "Summarize.", answer: "1. x", summary: "1. x", want: true},
+		{name: "the system reminder it is sent in is no tag it asks for", instruction: "<system-reminder>\nSummarize.\n</system-reminder>", answer: "1. x", summary: "1. x", want: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
