@@ -13,6 +13,7 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/abtest"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/record"
 )
@@ -110,6 +111,7 @@ func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, 
 	fs := newFlags("record", recordUsage, stderr)
 	f.registerCall(fs)
 	fs.IntVar(&f.samples, "n", 1, "answers to record per input")
+	limit(fs, "n", 1, abtest.MaxSamples, "each sample is a paid call per input")
 	fs.StringVar(&f.prompt, "prompt", "seed", "the instruction sent: seed, module:FILE (its buildCompactionInstruction), cmd:COMMAND or text:FILE")
 	fs.StringVar(&f.out, "out", "corpus/inbox", "cases root the new cases go below")
 	fs.StringVar(&f.collect, "collect", "", "collect the batch with this id and write its cases")
@@ -145,6 +147,14 @@ func (f *recordFlags) registerCall(fs *flag.FlagSet) {
 	fs.IntVar(&f.retries, "retries", record.DefaultRetry.Retries, "retries after a 429 or 5xx")
 	fs.DurationVar(&f.maxWait, "max-wait", record.DefaultRetry.MaxWait, "longest wait before a retry; a longer retry-after fails the call")
 	fs.IntVar(&f.parallel, "parallel", 1, "calls at once")
+	limit(fs, "max-response-bytes", 1, 1<<30, "a response body is held in memory")
+	limit(fs, "max-case-bytes", 1, 1<<30, "a case file is held in memory")
+	limit(fs, "max-tokens", 1, 1<<20, "no model answers more; the estimate of -max-cost multiplies it")
+	limit(fs, "temperature", 0, 2, "the providers' range (Anthropic's is 0 to 1)")
+	limit(fs, "timeout", 0.001, 24*3600, "a call that never ends")
+	limit(fs, "retries", 0, 100, "each retry may be paid for")
+	limit(fs, "max-wait", 0, 24*3600, "a run that waits forever")
+	limit(fs, "parallel", 1, 256, "connections and processes at once")
 }
 
 // check returns what is wrong with the flags, or "".
@@ -210,12 +220,12 @@ func (f *recordFlags) params() (record.Params, error) {
 	p := record.Params{MaxTokens: f.maxTokens, ToolsAsText: f.tools == "text"}
 	if f.temperature != "" {
 		t, err := strconv.ParseFloat(f.temperature, 64)
-		if err != nil || t < 0 {
-			return p, fmt.Errorf("-temperature %q is not a number of 0 or more", f.temperature)
-		}
 		p.Temperature = &t
+		if err != nil || p.Check() != nil {
+			return p, fmt.Errorf("-temperature %q is not a number from 0 to %d", f.temperature, record.MaxTemperature)
+		}
 	}
-	return p, nil
+	return p, p.Check()
 }
 
 // apiKey returns the key from the environment and the variable it came from.
@@ -281,6 +291,12 @@ func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitError
 	}
 	rec.Secrets = target.Secrets
+	if !f.offline {
+		if err := rec.Cache.CheckWritable(); err != nil { // an answer paid for and not kept is paid again
+			fmt.Fprintf(stderr, "compacteval record: -cache: %v: nothing was called\n", err)
+			return exitError
+		}
+	}
 	hint := recordHint{provider: f.provider, model: f.model, baseURL: f.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.cache}
 	if f.batch {
 		return submitBatch(ctx, rec, target, jobs, f.asJSON, hint, stdout, stderr)

@@ -127,7 +127,7 @@ func TestRecordBoundsTheResponse(t *testing.T) {
 		})
 	}
 	code, _, stderr := runCLI(t, "", "record", "-provider", "openai", "-model", "m", "-max-case-bytes", "0", recordSource)
-	if code != exitError || !strings.Contains(stderr, "must be positive") {
+	if code != exitError || !strings.Contains(stderr, `invalid value "0" for flag -max-case-bytes: out of range`) {
 		t.Errorf("record -max-case-bytes 0 = %d, %q; want 2", code, stderr)
 	}
 }

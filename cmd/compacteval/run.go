@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,6 +62,8 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
 	n := fs.Int("drift-n", 100, "drift samples per operator (0 skips drift: a partial run)")
 	maxN := fs.Int("max-samples", drift.MaxN, "the largest -drift-n accepted")
+	limit(fs, "drift-n", 0, math.MaxInt32, "checked against -max-samples")
+	limit(fs, "max-samples", 1, 1e7, "drift samples are held in memory")
 	evalEx := fs.String("eval-extractor", "", "extractor whose summaries eval scores (default: the first one)")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
+	"github.com/compacteval/compacteval/internal/infile"
 	"github.com/compacteval/compacteval/report"
 )
 
@@ -14,9 +14,9 @@ func readReport(path string, stdin io.Reader) (*report.Report, error) {
 	if path != "-" {
 		return report.Read(path)
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := infile.ReadAll(stdin, "stdin", infile.MaxReportBytes, "a report")
 	if err != nil {
-		return nil, fmt.Errorf("read stdin: %w", err)
+		return nil, err
 	}
 	return report.Parse("stdin", data)
 }

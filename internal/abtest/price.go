@@ -2,8 +2,11 @@ package abtest
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/compacteval/compacteval/internal/record"
 )
 
 // Price is what a million tokens cost, in US dollars.
@@ -34,16 +37,56 @@ var Prices = map[string]Price{
 	"gpt-4.1-nano":      {In: 0.1, Out: 0.4},
 }
 
+// Spent is what a run did with its jobs: the calls it made and the tokens the provider
+// counted for them (what this run spent), and the answers it did not pay for.
+type Spent struct {
+	Calls, TokensIn, TokensOut int
+	// Replayed answers came from the cache, Existing from case files written before;
+	// Failed jobs have no answer (a call that failed after it was made is also a call).
+	Replayed, Existing, Failed int
+}
+
+// Spend counts what outcomes spent: a call is counted when the provider was asked,
+// whatever became of its answer.
+func Spend(outs []record.Outcome) Spent {
+	var s Spent
+	for _, o := range outs {
+		if o.Called {
+			s.Calls++
+			if o.Response != nil {
+				in, out := usage(o)
+				s.TokensIn += in
+				s.TokensOut += out
+			}
+		}
+		switch o.Status {
+		case record.StatusReplayed:
+			s.Replayed++
+		case record.StatusExists:
+			s.Existing++
+		case record.StatusFailed:
+			s.Failed++
+		}
+	}
+	return s
+}
+
 // ParsePrice reads a -price value: IN,OUT, dollars per million tokens in and out.
 func ParsePrice(s string) (Price, error) {
 	a, b, ok := strings.Cut(s, ",")
 	in, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	out, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	if !ok || err1 != nil || err2 != nil || in < 0 || out < 0 {
+	if !ok || err1 != nil || err2 != nil || !validPrice(in) || !validPrice(out) {
 		return Price{}, fmt.Errorf("-price %q: want IN,OUT, dollars per million tokens in and out (such as 1,5)", s)
 	}
 	return Price{In: in, Out: out}, nil
 }
+
+// MaxPrice is the highest price per million tokens ParsePrice takes: the dearest models
+// cost a few hundred dollars.
+const MaxPrice = 10000
+
+func validPrice(x float64) bool { return !math.IsNaN(x) && x >= 0 && x <= MaxPrice }
 
 // LookupPrice returns the price of a model: its entry in Prices, else nothing. A model on
 // the local machine (local true) costs nothing.

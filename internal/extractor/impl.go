@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/infile"
 	"github.com/compacteval/compacteval/internal/protocol"
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -148,7 +149,7 @@ func OpenArgv(ctx context.Context, kind, desc string, argv []string, opt OpenOpt
 // OpenText reads an instruction text: an implementation with an instruction and no
 // extractor. An editor's final line break is not part of the text.
 func OpenText(file string) (*Impl, error) {
-	data, err := os.ReadFile(file)
+	data, err := infile.Read(file, infile.MaxTextBytes, "an instruction text")
 	if err != nil {
 		return nil, fmt.Errorf("instruction text: %w", err)
 	}
