@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compacteval/compacteval/internal/record"
 	"github.com/compacteval/compacteval/internal/record/recordtest"
 )
 
@@ -172,4 +173,13 @@ func TestRecordBatchKeepsBaseURLQueryOutOfTheManifest(t *testing.T) {
 		t.Errorf("record -collect -base-url = %d, want 0 and a case:\n%s\n%s", code, stdout, stderr)
 	}
 	assertNoSecretInFiles(t, filepath.Dir(out), secret)
+}
+
+// TestRecordReportWithoutJob: record's report took an outcome's job for granted and
+// panicked on one without (record_report.go:46, after a NaN temperature).
+func TestRecordReportWithoutJob(t *testing.T) {
+	r := newRecordReport([]record.Outcome{{Status: record.StatusFailed, Err: record.ErrSkipped}}, nil)
+	if len(r.Cases) != 1 || r.Cases[0].Status != record.StatusFailed {
+		t.Errorf("newRecordReport(an outcome without a job) = %+v, want its failure", r.Cases)
+	}
 }
