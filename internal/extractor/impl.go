@@ -15,6 +15,7 @@ import (
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/internal/infile"
 	"github.com/compacteval/compacteval/internal/protocol"
+	"github.com/compacteval/compacteval/internal/reap"
 	"github.com/evanw/esbuild/pkg/api"
 )
 
@@ -105,7 +106,8 @@ func OpenModule(ctx context.Context, file string, opt OpenOptions) (*Impl, error
 	if len(res.OutputFiles) != 1 {
 		return nil, fmt.Errorf("module %s: esbuild wrote %d files, want 1", file, len(res.OutputFiles))
 	}
-	dir, err := os.MkdirTemp("", "compacteval-module-")
+	// A folder a killed run left (its owner gone) goes now: it holds the user's bundled code.
+	dir, err := reap.TempDir("compacteval-module-")
 	if err != nil {
 		return nil, err
 	}
