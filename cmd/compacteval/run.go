@@ -91,6 +91,10 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitError
 	}
 	defer extractor.CloseAll(exs)
+	if _, err := pipeline.EvalExtractor(exs, *evalEx); err != nil { // before the work
+		fmt.Fprintf(stderr, "compacteval run: -eval-extractor: %v\n", err)
+		return exitError
+	}
 	opt := pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, EvalExtractor: *evalEx, Select: sel}
 	if !c.Held() {
 		// The cases and the eval cases wait in files beside -out until the reports are
