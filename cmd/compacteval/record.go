@@ -297,7 +297,7 @@ func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return exitError
 		}
 	}
-	hint := recordHint{provider: f.provider, model: f.model, baseURL: f.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.cache}
+	hint := recordHint{provider: f.provider, model: f.model, baseURL: f.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.cache, batch: f.batch}
 	if f.batch {
 		return submitBatch(ctx, rec, target, jobs, f.asJSON, hint, stdout, stderr)
 	}
@@ -389,6 +389,8 @@ func recordProgress(stderr io.Writer, total int, h recordHint) func(record.Outco
 type recordHint struct {
 	provider, model, baseURL, keyEnv, key, cache string
 	keySent                                      bool
+	// batch is set when the run submits or collects a batch.
+	batch bool
 }
 
 func (h recordHint) explain(err error) string {
@@ -409,6 +411,8 @@ func (h recordHint) explain(err error) string {
 		return fmt.Sprintf("%v\n  model %q is not served at %s (Ollama: ollama pull %s; ollama list shows the names)", err, h.model, where, h.model)
 	case errors.Is(err, record.ErrModelNotFound):
 		return fmt.Sprintf("%v\n  model %q does not exist or this key cannot use it: check the name", err, h.model)
+	case errors.Is(err, record.ErrEndpointNotFound) && h.batch:
+		return fmt.Sprintf("%v\n  %s has no batch API (Anthropic's Message Batches, OpenAI's /v1/files and /v1/batches; local servers such as Ollama, llama.cpp and vLLM have none): run without -batch", err, where)
 	case errors.Is(err, record.ErrEndpointNotFound):
 		return fmt.Sprintf("%v\n  nothing answers there: an OpenAI-compatible -base-url usually ends in /v1", err)
 	case errors.Is(err, record.ErrCacheMiss):

@@ -52,11 +52,16 @@ answer is written as a case below -out/base or -out/head, origin recorded (model
 the instruction's SHA-256), to keep as a corpus. -batch submits the calls as one provider
 batch and prints its id; the same command with -collect ID then collects it and reviews.
 
-Cost: before the run, the calls still to make and their tokens (estimated: 4 bytes a token
-in, 2000 tokens an answer out) and cost are printed on stderr; after it, the tokens the
-provider counted and their cost are in the review. Prices per million tokens come from
--price IN,OUT, or a table of some hosted models, or are 0 for a server on this machine.
--max-cost stops a run that would cost more before its first call.
+Cost: before the run, the calls still to make (neither a case file nor the cache has the
+answer, and no earlier call of the run asks the same: a change to the extractor alone pays
+base's calls once and replays them for head), their tokens (estimated: 4 bytes a token in,
+2000 tokens an answer out) and cost are printed on stderr; after it, what this run spent,
+and in the review the tokens the provider counted for every answer read and their cost.
+Prices per million tokens come from -price IN,OUT, or a table of the providers' current
+models (abtest.Prices; an id with a date is priced as its family), or are 0 for a server on
+this machine. A price not known cannot be checked against a cap: the run is refused unless
+-max-cost 0 says it may cost anything. -max-cost stops a run that would cost more before
+its first call, and a -cache that cannot keep answers stops it too.
 
 Exit codes: 0 the review passes; 1 head's headline score interval lies wholly below
 -min-delta's negative (default 0, or review.min_delta of the gate config), or head lost
@@ -231,6 +236,9 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			name, est.Calls[s], what, est.Answered[s], est.TokensIn[s], est.TokensOut[s], costText(price, est.TokensIn[s], est.TokensOut[s]))
 	}
 	calls := est.Calls[0] + est.Calls[1]
+	if h := batchHint(f, price, est); h != "" && calls > 0 && pays {
+		fmt.Fprintf(stderr, "compacteval review: %s\n", h)
+	}
 	if f.costSet && f.maxCost > 0 && calls > 0 && pays {
 		total := price.Cost(est.TokensIn[0]+est.TokensIn[1], est.TokensOut[0]+est.TokensOut[1])
 		if total > f.maxCost {
@@ -248,7 +256,8 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return fail("%v", err)
 	}
 	rec.Secrets = secrets
-	hint := recordHint{provider: f.call.provider, model: f.call.model, baseURL: f.call.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.call.cache}
+	hint := recordHint{provider: f.call.provider, model: f.call.model, baseURL: f.call.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.call.cache,
+		batch: f.batch() || f.collect != ""}
 	var outs []record.Outcome
 	switch {
 	case f.batch():
@@ -366,6 +375,22 @@ func (f *abFlags) pricing() (*abtest.Price, error) {
 	}
 	p, _ := abtest.LookupPrice(f.call.model, loopback(f.call.baseURL))
 	return p, nil
+}
+
+// batchHint says what -batch would change for a run that calls now: on the provider's own
+// API, half the cost; on another server, that it may have no batch API. It is "" for a
+// server on this machine, which has none, and for a run with -batch.
+func batchHint(f *abFlags, price *abtest.Price, est abtest.Estimate) string {
+	switch {
+	case f.batch() || f.collect != "" || loopback(f.call.baseURL):
+		return ""
+	case f.call.baseURL != "":
+		return "-batch needs a batch API, which " + record.EndpointText(f.call.baseURL) + " may not have (a 404 says so)"
+	case price == nil:
+		return "-batch would halve the cost (the provider's batch rate), the answers coming within 24 hours"
+	}
+	total := price.Cost(est.TokensIn[0]+est.TokensIn[1], est.TokensOut[0]+est.TokensOut[1])
+	return fmt.Sprintf("-batch would cost about $%.4f instead, half (the provider's batch rate), the answers coming within 24 hours", total/2)
 }
 
 // loopback reports whether a base URL names this machine.
