@@ -6,12 +6,14 @@ package fuzzrun
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/protocol"
+	"github.com/compacteval/compacteval/internal/reap"
 )
 
 // Run checks ex as fuzz.Run does, until ctx is done: then the batch being sent is the
@@ -37,5 +39,21 @@ func Target(ex *extractor.Extractor) fuzz.Target {
 		ExtractAll: ex.ExtractAll,
 		Forget:     ex.Forget,
 		TimedOut:   func(err error) bool { return errors.Is(err, protocol.ErrTimeout) },
+		CPU:        cpuOf(ex),
+	}
+}
+
+// cpuOf returns the CPU clock of ex: its process tree's for a module or command, this
+// process's for a built-in.
+func cpuOf(ex *extractor.Extractor) func() (time.Duration, bool) {
+	if !ex.External() {
+		return reap.SelfCPU
+	}
+	return func() (time.Duration, bool) {
+		pid := ex.Pid()
+		if pid == 0 {
+			return 0, false
+		}
+		return reap.TreeCPU(pid)
 	}
 }

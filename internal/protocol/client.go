@@ -445,3 +445,6 @@ func (t *tailBuffer) context() string {
 // Kill ends the process group at once; a request being answered fails, and Close still
 // waits for the process. It is safe to call at any time, from any goroutine.
 func (c *Client) Kill() { c.kill() }
+
+// Pid returns the id of the client's process, for measuring what it uses.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
