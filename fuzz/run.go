@@ -14,7 +14,7 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/par"
-	"github.com/compacteval/compacteval/internal/reap"
+	"github.com/compacteval/compacteval/internal/proccpu"
 	"github.com/compacteval/compacteval/internal/textgen"
 )
 
@@ -48,7 +48,7 @@ func Of(ex compact.Extractor) Target {
 		out := make([]compact.Extraction, len(texts))
 		par.Do(len(texts), func(i int) { out[i] = ex.Extract(texts[i]) })
 		return out, nil
-	}, CPU: reap.SelfCPU}
+	}, CPU: proccpu.SelfCPU}
 }
 
 // Options tune Run.

@@ -14,7 +14,7 @@ import (
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
-	"github.com/compacteval/compacteval/internal/reap"
+	"github.com/compacteval/compacteval/internal/proccpu"
 	"github.com/compacteval/compacteval/internal/testhelp/testref"
 )
 
@@ -33,7 +33,7 @@ func TestTimeCheckUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times the seed module beside a CPU hog")
 	}
-	if _, ok := reap.SelfCPU(); !ok {
+	if _, ok := proccpu.SelfCPU(); !ok {
 		t.Skip("no CPU clock here: the time check uses the wall clock")
 	}
 	ex, err := extractor.Open(context.Background(), "module:"+module, extractor.OpenOptions{Timeout: time.Hour})

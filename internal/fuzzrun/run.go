@@ -12,8 +12,8 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/proccpu"
 	"github.com/compacteval/compacteval/internal/protocol"
-	"github.com/compacteval/compacteval/internal/reap"
 )
 
 // Run checks ex as fuzz.Run does, until ctx is done: then the batch being sent is the
@@ -47,13 +47,13 @@ func Target(ex *extractor.Extractor) fuzz.Target {
 // process's for a built-in.
 func cpuOf(ex *extractor.Extractor) func() (time.Duration, bool) {
 	if !ex.External() {
-		return reap.SelfCPU
+		return proccpu.SelfCPU
 	}
 	return func() (time.Duration, bool) {
 		pid := ex.Pid()
 		if pid == 0 {
 			return 0, false
 		}
-		return reap.TreeCPU(pid)
+		return proccpu.TreeCPU(pid)
 	}
 }

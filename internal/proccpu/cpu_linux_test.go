@@ -1,4 +1,4 @@
-package reap
+package proccpu
 
 import (
 	"os/exec"

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package reap
+package proccpu
 
 import "time"
 

@@ -1,4 +1,4 @@
-package reap
+package proccpu
 
 import (
 	"bytes"
@@ -83,3 +83,22 @@ func descendants(pid int) []int {
 
 // SelfCPU returns the CPU time this process has used, its threads' run time.
 func SelfCPU() (time.Duration, bool) { return processCPU(os.Getpid()) }
+
+// parent reads the parent id from /proc/PID/stat: the fourth field, counted after the
+// command name, which is in parentheses and may hold spaces and parentheses itself.
+func parent(pid int) (int, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(string(f[1]))
+	return ppid, err == nil
+}
