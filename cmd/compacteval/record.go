@@ -62,6 +62,12 @@ Replay: every answer is cached in -cache under the SHA-256 of provider, model, p
 messages, instruction and sample index, so a rerun costs nothing. -offline never calls a
 model and fails on a cache miss (CI).
 
+Cost: before the first call, the calls to make (neither a case file nor the cache has the
+answer) are priced with -price IN,OUT (dollars per million tokens), the table of the
+providers' current models, or 0 for a server on this machine. A price not known cannot be
+checked: the run is refused unless -max-cost 0 says it may cost anything; -max-cost stops
+a run whose estimate (4 bytes a token in, 2000 tokens an answer out) is over it.
+
 -n K records K answers per input and prints how much they vary: distinct answers, and per
 extractor the distinct extractions, found/not found and the range of eval's coverage and
 boundary coverage (measured flakiness). -json prints the cases and that report as one
@@ -102,6 +108,10 @@ type recordFlags struct {
 	timeout, maxWait                 time.Duration
 	prompt                           string
 	maxResponse, maxCase             int
+	// maxCost and price are record's cap (review has its own flags of the same names).
+	maxCost float64
+	price   string
+	costSet bool
 	// review is set for compacteval review's A/B run, which shares these flags.
 	review bool
 }
@@ -116,9 +126,14 @@ func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, 
 	fs.StringVar(&f.out, "out", "corpus/inbox", "cases root the new cases go below")
 	fs.StringVar(&f.collect, "collect", "", "collect the batch with this id and write its cases")
 	fs.BoolVar(&f.asJSON, "json", false, "print the cases and the variation report as one JSON document")
+	fs.Float64Var(&f.maxCost, "max-cost", 0, "stop before the first call when the calls to make would cost more (US dollars; 0: no limit)")
+	fs.StringVar(&f.price, "price", "", "dollars per million tokens `IN,OUT` (default: the table, or 0 for a local server)")
+	limit(fs, "max-cost", 0, 1e6, "a cap is a sum of dollars")
+	limit(fs, "price", 0, 1e4, "dollars per million tokens; the dearest models cost hundreds")
 	if code := parseFlags(fs, args); code >= 0 {
 		return nil, nil, code
 	}
+	fs.Visit(func(fl *flag.Flag) { f.costSet = f.costSet || fl.Name == "max-cost" })
 	if msg := f.check(fs); msg != "" {
 		fmt.Fprintf(stderr, "compacteval record: %s\n", msg)
 		return nil, nil, exitError
@@ -291,6 +306,10 @@ func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitError
 	}
 	rec.Secrets = target.Secrets
+	if msg := f.checkCost(jobs); msg != "" { // after the key: a run without one stops there
+		fmt.Fprintf(stderr, "compacteval record: %s\n", msg)
+		return exitError
+	}
 	if !f.offline {
 		if err := rec.Cache.CheckWritable(); err != nil { // an answer paid for and not kept is paid again
 			fmt.Fprintf(stderr, "compacteval record: -cache: %v: nothing was called\n", err)
@@ -307,6 +326,38 @@ func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stderr, "compacteval record: interrupted; every case written is complete: run the same command again to resume")
 	}
 	return reportRecord(stdout, stderr, outs, nil, f.asJSON, f.out)
+}
+
+// checkCost returns why the calls of jobs may not be made, or "": a price that is not
+// known (the cap cannot be checked) unless -max-cost 0 says the run may cost anything, or
+// an estimate over -max-cost. An -offline run pays nothing.
+func (f *recordFlags) checkCost(jobs []record.Job) string {
+	if f.offline {
+		return ""
+	}
+	calls, in, out := abtest.EstimateJobs(jobs, &record.Cache{Dir: f.cache}, f.maxTokens)
+	if calls == 0 {
+		return ""
+	}
+	var price *abtest.Price
+	if f.price != "" {
+		p, err := abtest.ParsePrice(f.price)
+		if err != nil {
+			return err.Error()
+		}
+		price = &p
+	} else {
+		price, _ = abtest.LookupPrice(f.model, loopback(f.baseURL))
+	}
+	if price == nil && !(f.costSet && f.maxCost == 0) {
+		return fmt.Sprintf("no price is known for model %s, so the cost of the %d calls to make cannot be checked: give -price IN,OUT (dollars per million tokens), or -max-cost 0 to run without a cap", f.model, calls)
+	}
+	if price != nil && f.maxCost > 0 {
+		if total := price.Cost(in, out); total > f.maxCost {
+			return fmt.Sprintf("the %d calls to make would cost about $%.4f, over -max-cost $%.4f: nothing was called", calls, total, f.maxCost)
+		}
+	}
+	return ""
 }
 
 // recorder returns a Recorder for the flags, and whether the key is sent; without

@@ -128,6 +128,24 @@ func (p *Plan) EstimateContext(ctx context.Context, cache *record.Cache, maxToke
 	return e, nil
 }
 
+// EstimateJobs is Estimate for the jobs of compacteval record: the calls to make (no case
+// file, no cached answer, no earlier job asking the same request) and their tokens.
+func EstimateJobs(jobs []record.Job, cache *record.Cache, maxTokens int) (calls, tokensIn, tokensOut int) {
+	asked := map[string]bool{}
+	for i := range jobs {
+		j := &jobs[i]
+		key := j.Request.Key()
+		if asked[key] || answered(j, cache) {
+			continue
+		}
+		asked[key] = true
+		calls++
+		tokensIn += j.Request.EstimatedTokens()
+		tokensOut += min(OutPerCall, maxTokens)
+	}
+	return calls, tokensIn, tokensOut
+}
+
 func answered(j *record.Job, cache *record.Cache) bool {
 	if fileExists(j.Path) {
 		return true
