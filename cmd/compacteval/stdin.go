@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/compacteval/compacteval/internal/infile"
@@ -15,6 +17,9 @@ func readReport(path string, stdin io.Reader) (*report.Report, error) {
 		return report.Read(path)
 	}
 	data, err := infile.ReadAll(stdin, "stdin", infile.MaxReportBytes, "a report")
+	if err != nil && !errors.Is(err, infile.ErrTooLarge) {
+		return nil, fmt.Errorf("read stdin: %w", err)
+	}
 	if err != nil {
 		return nil, err
 	}

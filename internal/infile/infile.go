@@ -64,11 +64,12 @@ func Read(path string, limit int64, what string) ([]byte, error) {
 	return ReadAll(f, path, limit, what)
 }
 
-// ReadAll is Read for a reader (stdin), named name in the error.
+// ReadAll is Read for a reader (stdin), named name in the error of a reader over the
+// limit; the error of a read that fails is the reader's own.
 func ReadAll(r io.Reader, name string, limit int64, what string) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
+		return nil, err // as the reader said it: the caller words it
 	}
 	if int64(len(data)) > limit {
 		return nil, &TooLargeError{Name: name, What: what, Limit: limit}
