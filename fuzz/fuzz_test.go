@@ -93,7 +93,7 @@ func TestRunRobust(t *testing.T) {
 // in its note; it used to return no timing, and timeCheck indexed timings[-1].
 func TestTimeFamiliesFirstFails(t *testing.T) {
 	boom := errors.New("boom")
-	got, err := timeFamilies(func(string) (compact.Extraction, error) { return compact.Extraction{}, boom }, 64)
+	got, err := timeFamilies(func(string) (compact.Extraction, error) { return compact.Extraction{}, boom }, 64, newClock(nil))
 	if !errors.Is(err, boom) || len(got) != 1 || got[0].Family != Families[0].Name || got[0].Verdict != "timeout" {
 		t.Errorf("timeFamilies(failing) = %+v, %v; want one timeout of %s", got, err, Families[0].Name)
 	}

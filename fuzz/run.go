@@ -14,6 +14,7 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/par"
+	"github.com/compacteval/compacteval/internal/proccpu"
 	"github.com/compacteval/compacteval/internal/textgen"
 )
 
@@ -32,6 +33,12 @@ type Target struct {
 	// answering in time. In the time check such an error ends the run with a note, not an
 	// error: the input was too slow, which is what the check looks for.
 	TimedOut func(error) bool
+	// CPU, when set, returns the CPU time the extractor has used so far (its process and
+	// the processes it started, or for a Go extractor this process), and false where it
+	// cannot be measured. The time check measures with it, so that other processes on the
+	// same cores (a loaded CI runner) do not slow the extractor down in the measure; without
+	// it, or where it is false, the check uses the wall clock.
+	CPU func() (time.Duration, bool)
 }
 
 // Of returns the target of a Go extractor: its Extract is called on every core at once,
@@ -41,7 +48,7 @@ func Of(ex compact.Extractor) Target {
 		out := make([]compact.Extraction, len(texts))
 		par.Do(len(texts), func(i int) { out[i] = ex.Extract(texts[i]) })
 		return out, nil
-	}}
+	}, CPU: proccpu.SelfCPU}
 }
 
 // Options tune Run.
@@ -337,7 +344,7 @@ func (f *fuzzer) timeCheck() error {
 			return compact.Extraction{}, err
 		}
 		return got[0], nil
-	}, f.opt.Size)
+	}, f.opt.Size, newClock(f.t.CPU))
 	f.res.Timings = timings
 	for _, t := range timings {
 		if t.Verdict == "linear" {

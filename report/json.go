@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 
 	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/infile"
 )
 
 // Marshal returns the report as indented JSON with a final newline; HTML characters are
@@ -122,7 +122,7 @@ func encode(v any, prefix string) ([]byte, error) {
 
 // Read reads a report.json, refusing another schema version.
 func Read(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, infile.MaxReportBytes, "a report")
 	if err != nil {
 		return nil, err
 	}

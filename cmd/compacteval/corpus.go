@@ -90,14 +90,15 @@ func corpusDir(name string, args []string, stderr io.Writer) (string, bool) {
 // corpus.MaxCaseBytes, or returns false after printing why the value is unusable, and
 // restores the old limit when the command ends (tests run commands in one process).
 func caseLimit(fs *flag.FlagSet, stderr io.Writer) func() (restore func(), ok bool) {
-	limit := fs.Int64("max-case-bytes", corpus.MaxCaseBytes, "largest case file read, in bytes")
+	maxBytes := fs.Int64("max-case-bytes", corpus.MaxCaseBytes, "largest case file read, in bytes")
+	limit(fs, "max-case-bytes", 1, 1<<30, "a case file is held in memory")
 	return func() (func(), bool) {
-		if *limit < 1 {
-			fmt.Fprintf(stderr, "compacteval %s: -max-case-bytes must be at least 1, not %d\n", fs.Name(), *limit)
+		if *maxBytes < 1 {
+			fmt.Fprintf(stderr, "compacteval %s: -max-case-bytes must be at least 1, not %d\n", fs.Name(), *maxBytes)
 			return func() {}, false
 		}
 		old := corpus.MaxCaseBytes
-		corpus.MaxCaseBytes = *limit
+		corpus.MaxCaseBytes = *maxBytes
 		return func() { corpus.MaxCaseBytes = old }, true
 	}
 }

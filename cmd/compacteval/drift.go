@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/extractor"
@@ -55,6 +56,8 @@ func runDrift(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	alias(fs, "seed", "drift-seed")
 	alias(fs, "n", "drift-n")
 	maxN := fs.Int("max-samples", drift.MaxN, "the largest -drift-n accepted")
+	limit(fs, "drift-n", 0, math.MaxInt32, "checked against -max-samples")
+	limit(fs, "max-samples", 1, 1e7, "drift samples are held in memory")
 	asJSON := fs.Bool("json", false, "print the matrix as one JSON document")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code

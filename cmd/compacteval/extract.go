@@ -11,6 +11,7 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/infile"
 )
 
 const extractUsage = `Usage: compacteval extract [-json] [-extractor NAME] [FILE]
@@ -29,6 +30,7 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	asJSON := fs.Bool("json", false, "print {summary, ok, path, extractor} as one JSON document")
 	name := fs.String("extractor", "seed", "the extractor: a built-in `NAME` ("+compact.NameHelp()+"), module:FILE or cmd:COMMAND")
 	timeout := fs.Duration("timeout", extractor.DefaultTimeout, "the longest wait for the answer of a module or command")
+	limit(fs, "timeout", 0.001, 24*3600, "an extractor that never answers")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -43,6 +45,7 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	defer ex.Close()
 	var in io.Reader = stdin
+	src := "stdin"
 	switch fs.NArg() {
 	case 0:
 	case 1:
@@ -55,12 +58,12 @@ func runExtract(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			return exitError
 		}
 		defer f.Close()
-		in = f
+		in, src = f, fs.Arg(0)
 	default:
 		fmt.Fprintln(stderr, "compacteval extract: at most one FILE")
 		return exitError
 	}
-	text, err := io.ReadAll(in)
+	text, err := infile.ReadAll(in, src, infile.MaxResponseBytes, "a response")
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval extract: read response: %v\n", err)
 		return exitError

@@ -6,7 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/compacteval/compacteval/internal/textdiff"
 )
@@ -19,7 +22,7 @@ var helpOut io.Writer = io.Discard
 // and, after the error, to stderr for a bad flag.
 func newFlags(name, text string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	out := &flagOutput{stderr: stderr, hidden: map[string]string{}}
+	out := &flagOutput{stderr: stderr, hidden: map[string]string{}, limits: map[string]numLimit{}}
 	fs.SetOutput(out)
 	fs.Usage = func() {
 		fmt.Fprint(out, text)
@@ -35,6 +38,7 @@ type flagOutput struct {
 	bytes.Buffer
 	stderr io.Writer
 	hidden map[string]string // an old flag name -> the name it stands for
+	limits map[string]numLimit
 }
 
 // alias defines old as a hidden second name of the flag name: an older spelling that
@@ -98,6 +102,10 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 			io.WriteString(out.stderr, msg)
 			return exitError
 		}
+		if err := checkNumbers(fs); err != nil {
+			fmt.Fprintf(out.stderr, "compacteval %s: %v\n", fs.Name(), err)
+			return exitError
+		}
 		rest := fs.Args()
 		// Parse stops at the first positional argument, or consumes a "--" and stops after it.
 		if len(rest) == 0 || len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
@@ -139,3 +147,117 @@ func closest(s string, names []string) string {
 }
 
 func editDistance(a, b string) int { return textdiff.EditDistance(a, b) }
+
+// numLimit is the range of a number flag: parseFlags refuses a value outside lo..hi. A
+// string flag holds count comma-separated numbers (-temperature 1, -price IN,OUT 2), or
+// nothing for its default. A duration's range is in seconds.
+type numLimit struct {
+	lo, hi float64
+	count  int
+	why    string
+}
+
+// limit sets the range of the number flag name, with why it has one (said in the safety
+// docs); parseFlags refuses a value that is not a finite number within it, naming the
+// flag. Every float flag refuses NaN and infinities without a limit.
+func limit(fs *flag.FlagSet, name string, lo, hi float64, why string) {
+	f := fs.Lookup(name)
+	out, ok := fs.Output().(*flagOutput)
+	if f == nil || !ok {
+		panic("limit of undefined flag -" + name)
+	}
+	count := 0
+	if _, isString := f.Value.(flag.Getter).Get().(string); isString {
+		count = 1
+		if name == "price" {
+			count = 2
+		}
+	}
+	out.limits[name] = numLimit{lo: lo, hi: hi, count: count, why: why}
+}
+
+// checkNumbers returns an error naming the first flag set on the command line whose value
+// is not a finite number within its limit.
+func checkNumbers(fs *flag.FlagSet) error {
+	out, _ := fs.Output().(*flagOutput)
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		name := f.Name
+		if out != nil && out.hidden[name] != "" {
+			name = out.hidden[name]
+		}
+		var l *numLimit
+		if out != nil {
+			if v, ok := out.limits[name]; ok {
+				l = &v
+			}
+		}
+		if e := checkNumber(f.Value, l); e != nil {
+			err = fmt.Errorf("invalid value %q for flag -%s: %v", f.Value.String(), f.Name, e)
+		}
+	})
+	return err
+}
+
+func checkNumber(v flag.Value, l *numLimit) error {
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return nil
+	}
+	var xs []float64
+	switch x := g.Get().(type) {
+	case float64:
+		xs = []float64{x}
+	case int:
+		xs = []float64{float64(x)}
+	case int64:
+		xs = []float64{float64(x)}
+	case uint:
+		xs = []float64{float64(x)}
+	case time.Duration:
+		xs = []float64{x.Seconds()}
+	case string:
+		if l == nil || x == "" {
+			return nil
+		}
+		parts := strings.Split(x, ",")
+		if len(parts) != l.count {
+			return fmt.Errorf("want %d comma-separated numbers", l.count)
+		}
+		for _, p := range parts {
+			f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			if err != nil {
+				return fmt.Errorf("%q is not a number", strings.TrimSpace(p))
+			}
+			xs = append(xs, f)
+		}
+	default:
+		return nil
+	}
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return errors.New("not a finite number")
+		}
+		if l != nil && (x < l.lo || x > l.hi) {
+			return fmt.Errorf("out of range: want %s", l.rangeText(v))
+		}
+	}
+	return nil
+}
+
+// rangeText says the range of a limit as its flag's values are written.
+func (l numLimit) rangeText(v flag.Value) string {
+	text := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	if g, ok := v.(flag.Getter); ok {
+		if _, isDur := g.Get().(time.Duration); isDur {
+			text = func(x float64) string { return time.Duration(x * float64(time.Second)).String() }
+		}
+	}
+	if l.hi == math.MaxFloat64 {
+		return text(l.lo) + " or more"
+	}
+	return text(l.lo) + " to " + text(l.hi)
+}

@@ -81,6 +81,8 @@ func runFuzz(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	d := fs.Duration("time", fuzzDefaultTime, "how long generated answers are sent to each extractor")
 	seed := fs.Int64("seed", 1, "seed of the generated answers")
 	size := fs.Int("size", fuzz.DefaultSize, "bytes of the small input of the time check (the large is 10x); 0 skips it")
+	limit(fs, "time", 0, 24*3600, "a run that never ends")
+	limit(fs, "size", 0, 64<<20, "the large input is ten times this, held in memory")
 	inbox := fs.String("out", filepath.Join("corpus", "inbox"), "folder for the failures as new cases (\"\" writes none)")
 	alias(fs, "inbox", "out")
 	configPath := fs.String("config", "", "gate.yaml: its fuzz: section accepts kinds of failure per extractor")

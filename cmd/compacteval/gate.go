@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/internal/gate"
+	"github.com/compacteval/compacteval/internal/infile"
 	"github.com/compacteval/compacteval/internal/outfile"
 	"github.com/compacteval/compacteval/report"
 )
@@ -64,6 +65,7 @@ func runGate(_ context.Context, args []string, stdin io.Reader, stdout, stderr i
 	mdPath := fs.String("markdown", "", "also write the verdict as Markdown to FILE, for a pull-request comment (see -markdown-limit)")
 	mdFull := fs.String("markdown-full", "", "also write the whole verdict as Markdown to FILE, never cut (for the job summary)")
 	mdLimit := fs.Int("markdown-limit", gate.CommentLimit, "the most characters -markdown writes; 0 for no limit")
+	limit(fs, "markdown-limit", 0, 1<<30, "characters held in memory")
 	reportURL := fs.String("report-url", "", "link the full report (the uploaded report.html) at URL in the Markdown")
 	bless := fs.Bool("bless", false, "write the run as the new baseline")
 	allow := fs.Bool("allow-corpus-change", false, "compare reports made on different corpora or drift parameters")
@@ -226,10 +228,10 @@ func blessBaseline(run *report.Report, runPath, path string, stdout, stderr io.W
 func readGateReport(path string, stdin io.Reader) (*report.Report, error) {
 	name, data, err := "stdin", []byte(nil), error(nil)
 	if path == "-" {
-		data, err = io.ReadAll(stdin)
+		data, err = infile.ReadAll(stdin, name, infile.MaxReportBytes, "a report")
 	} else {
 		name = path
-		data, err = os.ReadFile(path)
+		data, err = infile.Read(path, infile.MaxReportBytes, "a report")
 	}
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/compacteval/compacteval/internal/atomicfile"
@@ -149,6 +150,9 @@ func createFile(path string, data []byte, stdout, stderr io.Writer) int {
 // no tag, so the workflow fails at once, naming it, rather than running another version.
 const placeholder = "vX.Y.Z"
 
+// fullSHA is a whole commit id, which a uses: line may pin.
+var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
 // workflowText fills the workflow template with the run's flags (plain replacement: the
 // workflow's own ${{ }} expressions stay as they are). version pins the action; a
 // version that is no release (a development build) writes the placeholder and a note.
@@ -158,11 +162,21 @@ func workflowText(in inputs, baseline, config string, version buildinfo.Info) ([
 			return nil, fmt.Errorf("%q cannot be a line of the workflow: no line breaks, no leading or trailing spaces", v)
 		}
 	}
+	// A release pins the action by its commit, the tag in a comment (as the checkout step
+	// is pinned): a tag can be moved, a commit cannot. A release that does not know its
+	// commit (go install of a module version) is pinned by its tag, and says how to pin it.
 	tag, note := version.Module, ""
-	if !version.IsRelease() {
-		tag = placeholder
+	ref := tag
+	switch {
+	case !version.IsRelease():
+		tag, ref = placeholder, placeholder
 		note = "# NOTE: a development build of compacteval (" + version.Version() + ") wrote this workflow:\n" +
-			"# replace " + placeholder + " below with a release tag before committing it.\n"
+			"# replace " + placeholder + " below with a release's commit SHA and tag before committing it.\n"
+	case fullSHA.MatchString(version.Revision) && !version.Modified:
+		ref = version.Revision + " # " + version.Module
+	default:
+		note = "# NOTE: this build of compacteval does not know the commit of " + version.Module + ": pin the action\n" +
+			"# by it (git ls-remote https://github.com/compacteval/compacteval " + version.Module + ").\n"
 	}
 	corpora := in.corpora
 	if len(corpora) == 0 {
@@ -175,7 +189,7 @@ func workflowText(in inputs, baseline, config string, version buildinfo.Info) ([
 		}
 		return b.String()
 	}
-	return []byte(strings.NewReplacer("{{.Version}}", tag, "{{.Note}}", note,
+	return []byte(strings.NewReplacer("{{.Version}}", tag, "{{.Ref}}", ref, "{{.Note}}", note,
 		"{{.Extractors}}", lines(in.extractors), "{{.Corpora}}", lines(corpora),
 		"{{.Baseline}}", yamlScalar(baseline), "{{.Config}}", yamlScalar(config)).Replace(workflowTemplate)), nil
 }

@@ -40,6 +40,7 @@ func (in *inputs) register(fs *flag.FlagSet) {
 	fs.Var(&in.extractors, "extractor", "an extractor: a built-in `NAME`, module:FILE or cmd:COMMAND (may repeat)")
 	fs.Var(&in.corpora, "corpus", "a corpus: embedded or a `DIR` (may repeat)")
 	fs.DurationVar(&in.timeout, "timeout", extractor.DefaultTimeout, "the longest wait for one answer of a module or command")
+	limit(fs, "timeout", 0.001, 24*3600, "an extractor that never answers")
 }
 
 // holdBytes is how many bytes of case texts a command holds from opening its corpus: a

@@ -13,6 +13,7 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/abtest"
 	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/record"
 )
@@ -61,6 +62,12 @@ Replay: every answer is cached in -cache under the SHA-256 of provider, model, p
 messages, instruction and sample index, so a rerun costs nothing. -offline never calls a
 model and fails on a cache miss (CI).
 
+Cost: before the first call, the calls to make (neither a case file nor the cache has the
+answer) are priced with -price IN,OUT (dollars per million tokens), the table of the
+providers' current models, or 0 for a server on this machine. A price not known cannot be
+checked: the run is refused unless -max-cost 0 says it may cost anything; -max-cost stops
+a run whose estimate (4 bytes a token in, 2000 tokens an answer out) is over it.
+
 -n K records K answers per input and prints how much they vary: distinct answers, and per
 extractor the distinct extractions, found/not found and the range of eval's coverage and
 boundary coverage (measured flakiness). -json prints the cases and that report as one
@@ -101,6 +108,10 @@ type recordFlags struct {
 	timeout, maxWait                 time.Duration
 	prompt                           string
 	maxResponse, maxCase             int
+	// maxCost and price are record's cap (review has its own flags of the same names).
+	maxCost float64
+	price   string
+	costSet bool
 	// review is set for compacteval review's A/B run, which shares these flags.
 	review bool
 }
@@ -110,13 +121,19 @@ func parseRecordFlags(args []string, stderr io.Writer) (*recordFlags, []string, 
 	fs := newFlags("record", recordUsage, stderr)
 	f.registerCall(fs)
 	fs.IntVar(&f.samples, "n", 1, "answers to record per input")
+	limit(fs, "n", 1, abtest.MaxSamples, "each sample is a paid call per input")
 	fs.StringVar(&f.prompt, "prompt", "seed", "the instruction sent: seed, module:FILE (its buildCompactionInstruction), cmd:COMMAND or text:FILE")
 	fs.StringVar(&f.out, "out", "corpus/inbox", "cases root the new cases go below")
 	fs.StringVar(&f.collect, "collect", "", "collect the batch with this id and write its cases")
 	fs.BoolVar(&f.asJSON, "json", false, "print the cases and the variation report as one JSON document")
+	fs.Float64Var(&f.maxCost, "max-cost", 0, "stop before the first call when the calls to make would cost more (US dollars; 0: no limit)")
+	fs.StringVar(&f.price, "price", "", "dollars per million tokens `IN,OUT` (default: the table, or 0 for a local server)")
+	limit(fs, "max-cost", 0, 1e6, "a cap is a sum of dollars")
+	limit(fs, "price", 0, 1e4, "dollars per million tokens; the dearest models cost hundreds")
 	if code := parseFlags(fs, args); code >= 0 {
 		return nil, nil, code
 	}
+	fs.Visit(func(fl *flag.Flag) { f.costSet = f.costSet || fl.Name == "max-cost" })
 	if msg := f.check(fs); msg != "" {
 		fmt.Fprintf(stderr, "compacteval record: %s\n", msg)
 		return nil, nil, exitError
@@ -145,6 +162,14 @@ func (f *recordFlags) registerCall(fs *flag.FlagSet) {
 	fs.IntVar(&f.retries, "retries", record.DefaultRetry.Retries, "retries after a 429 or 5xx")
 	fs.DurationVar(&f.maxWait, "max-wait", record.DefaultRetry.MaxWait, "longest wait before a retry; a longer retry-after fails the call")
 	fs.IntVar(&f.parallel, "parallel", 1, "calls at once")
+	limit(fs, "max-response-bytes", 1, 1<<30, "a response body is held in memory")
+	limit(fs, "max-case-bytes", 1, 1<<30, "a case file is held in memory")
+	limit(fs, "max-tokens", 1, 1<<20, "no model answers more; the estimate of -max-cost multiplies it")
+	limit(fs, "temperature", 0, 2, "the providers' range (Anthropic's is 0 to 1)")
+	limit(fs, "timeout", 0.001, 24*3600, "a call that never ends")
+	limit(fs, "retries", 0, 100, "each retry may be paid for")
+	limit(fs, "max-wait", 0, 24*3600, "a run that waits forever")
+	limit(fs, "parallel", 1, 256, "connections and processes at once")
 }
 
 // check returns what is wrong with the flags, or "".
@@ -210,12 +235,12 @@ func (f *recordFlags) params() (record.Params, error) {
 	p := record.Params{MaxTokens: f.maxTokens, ToolsAsText: f.tools == "text"}
 	if f.temperature != "" {
 		t, err := strconv.ParseFloat(f.temperature, 64)
-		if err != nil || t < 0 {
-			return p, fmt.Errorf("-temperature %q is not a number of 0 or more", f.temperature)
-		}
 		p.Temperature = &t
+		if err != nil || p.Check() != nil {
+			return p, fmt.Errorf("-temperature %q is not a number from 0 to %d", f.temperature, record.MaxTemperature)
+		}
 	}
-	return p, nil
+	return p, p.Check()
 }
 
 // apiKey returns the key from the environment and the variable it came from.
@@ -281,7 +306,17 @@ func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitError
 	}
 	rec.Secrets = target.Secrets
-	hint := recordHint{provider: f.provider, model: f.model, baseURL: f.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.cache}
+	if msg := f.checkCost(jobs); msg != "" { // after the key: a run without one stops there
+		fmt.Fprintf(stderr, "compacteval record: %s\n", msg)
+		return exitError
+	}
+	if !f.offline {
+		if err := rec.Cache.CheckWritable(); err != nil { // an answer paid for and not kept is paid again
+			fmt.Fprintf(stderr, "compacteval record: -cache: %v: nothing was called\n", err)
+			return exitError
+		}
+	}
+	hint := recordHint{provider: f.provider, model: f.model, baseURL: f.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.cache, batch: f.batch}
 	if f.batch {
 		return submitBatch(ctx, rec, target, jobs, f.asJSON, hint, stdout, stderr)
 	}
@@ -291,6 +326,38 @@ func runRecord(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stderr, "compacteval record: interrupted; every case written is complete: run the same command again to resume")
 	}
 	return reportRecord(stdout, stderr, outs, nil, f.asJSON, f.out)
+}
+
+// checkCost returns why the calls of jobs may not be made, or "": a price that is not
+// known (the cap cannot be checked) unless -max-cost 0 says the run may cost anything, or
+// an estimate over -max-cost. An -offline run pays nothing.
+func (f *recordFlags) checkCost(jobs []record.Job) string {
+	if f.offline {
+		return ""
+	}
+	calls, in, out := abtest.EstimateJobs(jobs, &record.Cache{Dir: f.cache}, f.maxTokens)
+	if calls == 0 {
+		return ""
+	}
+	var price *abtest.Price
+	if f.price != "" {
+		p, err := abtest.ParsePrice(f.price)
+		if err != nil {
+			return err.Error()
+		}
+		price = &p
+	} else {
+		price, _ = abtest.LookupPrice(f.model, loopback(f.baseURL))
+	}
+	if price == nil && !(f.costSet && f.maxCost == 0) {
+		return fmt.Sprintf("no price is known for model %s, so the cost of the %d calls to make cannot be checked: give -price IN,OUT (dollars per million tokens), or -max-cost 0 to run without a cap", f.model, calls)
+	}
+	if price != nil && f.maxCost > 0 {
+		if total := price.Cost(in, out); total > f.maxCost {
+			return fmt.Sprintf("the %d calls to make would cost about $%.4f, over -max-cost $%.4f: nothing was called", calls, total, f.maxCost)
+		}
+	}
+	return ""
 }
 
 // recorder returns a Recorder for the flags, and whether the key is sent; without
@@ -373,6 +440,8 @@ func recordProgress(stderr io.Writer, total int, h recordHint) func(record.Outco
 type recordHint struct {
 	provider, model, baseURL, keyEnv, key, cache string
 	keySent                                      bool
+	// batch is set when the run submits or collects a batch.
+	batch bool
 }
 
 func (h recordHint) explain(err error) string {
@@ -393,6 +462,8 @@ func (h recordHint) explain(err error) string {
 		return fmt.Sprintf("%v\n  model %q is not served at %s (Ollama: ollama pull %s; ollama list shows the names)", err, h.model, where, h.model)
 	case errors.Is(err, record.ErrModelNotFound):
 		return fmt.Sprintf("%v\n  model %q does not exist or this key cannot use it: check the name", err, h.model)
+	case errors.Is(err, record.ErrEndpointNotFound) && h.batch:
+		return fmt.Sprintf("%v\n  %s has no batch API (Anthropic's Message Batches, OpenAI's /v1/files and /v1/batches; local servers such as Ollama, llama.cpp and vLLM have none): run without -batch", err, where)
 	case errors.Is(err, record.ErrEndpointNotFound):
 		return fmt.Sprintf("%v\n  nothing answers there: an OpenAI-compatible -base-url usually ends in /v1", err)
 	case errors.Is(err, record.ErrCacheMiss):

@@ -68,7 +68,7 @@ func runCollect(ctx context.Context, f *recordFlags, stdout, stderr io.Writer) i
 		return exitError
 	}
 	rec.Secrets = secrets
-	h := recordHint{provider: m.Provider, model: m.Model, baseURL: endpoint, keyEnv: env, key: key, keySent: sent, cache: f.cache}
+	h := recordHint{provider: m.Provider, model: m.Model, baseURL: endpoint, keyEnv: env, key: key, keySent: sent, cache: f.cache, batch: true}
 	status, outs, err := rec.Collect(ctx, m)
 	if err != nil {
 		fmt.Fprintf(stderr, "compacteval record: %s\n", h.explain(err))

@@ -43,9 +43,15 @@ func newRecordReport(outs []record.Outcome, batch *batchReport) recordReport {
 	r := recordReport{Batch: batch, Cases: []recordedCase{}}
 	var cases []*corpus.Case
 	for _, o := range outs {
+		if o.Job == nil {
+			o.Job = &record.Job{} // an outcome that lost its job is still reported
+		}
 		rc := recordedCase{ID: o.Job.ID, File: o.Job.Path, Status: o.Status}
 		if o.Job.Request != nil {
-			rc.Source, rc.Sample = o.Job.Source.ID, o.Job.Request.Sample
+			rc.Sample = o.Job.Request.Sample
+		}
+		if o.Job.Source != nil {
+			rc.Source = o.Job.Source.ID
 		}
 		if o.Err != nil {
 			rc.Error = o.Err.Error()

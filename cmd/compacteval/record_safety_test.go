@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compacteval/compacteval/internal/record"
 	"github.com/compacteval/compacteval/internal/record/recordtest"
 )
 
@@ -127,7 +128,7 @@ func TestRecordBoundsTheResponse(t *testing.T) {
 		})
 	}
 	code, _, stderr := runCLI(t, "", "record", "-provider", "openai", "-model", "m", "-max-case-bytes", "0", recordSource)
-	if code != exitError || !strings.Contains(stderr, "must be positive") {
+	if code != exitError || !strings.Contains(stderr, `invalid value "0" for flag -max-case-bytes: out of range`) {
 		t.Errorf("record -max-case-bytes 0 = %d, %q; want 2", code, stderr)
 	}
 }
@@ -172,4 +173,13 @@ func TestRecordBatchKeepsBaseURLQueryOutOfTheManifest(t *testing.T) {
 		t.Errorf("record -collect -base-url = %d, want 0 and a case:\n%s\n%s", code, stdout, stderr)
 	}
 	assertNoSecretInFiles(t, filepath.Dir(out), secret)
+}
+
+// TestRecordReportWithoutJob: record's report took an outcome's job for granted and
+// panicked on one without (record_report.go:46, after a NaN temperature).
+func TestRecordReportWithoutJob(t *testing.T) {
+	r := newRecordReport([]record.Outcome{{Status: record.StatusFailed, Err: record.ErrSkipped}}, nil)
+	if len(r.Cases) != 1 || r.Cases[0].Status != record.StatusFailed {
+		t.Errorf("newRecordReport(an outcome without a job) = %+v, want its failure", r.Cases)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -110,7 +111,10 @@ func runReview(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	timeout := fs.Duration("timeout", extractor.DefaultTimeout, "the longest wait for one answer of a version's process")
 	n := fs.Int("drift-n", 50, "drift samples per operator (0 skips drift)")
 	maxN := fs.Int("max-samples", drift.MaxN, "the largest -drift-n accepted")
+	limit(fs, "drift-n", 0, math.MaxInt32, "checked against -max-samples")
+	limit(fs, "max-samples", 1, 1e7, "drift samples are held in memory")
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
+	limit(fs, "timeout", 0.001, 24*3600, "an extractor that never answers")
 	evalEx := fs.String("eval-extractor", "seed", "extractor profile whose summaries eval scores")
 	configPath := fs.String("config", "", "gate config with the allowed drops (default: gate.yaml if it exists, else none may fall)")
 	asJSON := fs.Bool("json", false, "print the review as one JSON document and nothing else")

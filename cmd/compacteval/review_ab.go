@@ -16,8 +16,8 @@ import (
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/abtest"
-	"github.com/compacteval/compacteval/internal/atomicfile"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/outfile"
 	"github.com/compacteval/compacteval/internal/record"
 )
 
@@ -69,11 +69,16 @@ answer is written as a case below -out/base or -out/head, origin recorded (model
 the instruction's SHA-256), to keep as a corpus. -batch submits the calls as one provider
 batch and prints its id; the same command with -collect ID then collects it and reviews.
 
-Cost: before the run, the calls still to make and their tokens (estimated: 4 bytes a token
-in, 2000 tokens an answer out) and cost are printed on stderr; after it, the tokens the
-provider counted and their cost are in the review. Prices per million tokens come from
--price IN,OUT, or a table of some hosted models, or are 0 for a server on this machine.
--max-cost stops a run that would cost more before its first call.
+Cost: before the run, the calls still to make (neither a case file nor the cache has the
+answer, and no earlier call of the run asks the same: a change to the extractor alone pays
+base's calls once and replays them for head), their tokens (estimated: 4 bytes a token in,
+2000 tokens an answer out) and cost are printed on stderr; after it, what this run spent,
+and in the review the tokens the provider counted for every answer read and their cost.
+Prices per million tokens come from -price IN,OUT, or a table of the providers' current
+models (abtest.Prices; an id with a date is priced as its family), or are 0 for a server on
+this machine. A price not known cannot be checked against a cap: the run is refused unless
+-max-cost 0 says it may cost anything. -max-cost stops a run that would cost more before
+its first call, and a -cache that cannot keep answers stops it too.
 
 Exit codes: 0 the review passes; 1 head's headline score interval lies wholly below
 -min-delta's negative (default 0, or review.min_delta of the gate config), or head lost
@@ -144,6 +149,12 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.BoolVar(&f.asJSON, "json", false, "print the document (every sample) as JSON and nothing else")
 	fs.StringVar(&f.mdPath, "markdown", "", "also write the Markdown review to `FILE`")
 	fs.StringVar(&f.htmlPath, "html", "", "also write the HTML review to `FILE`")
+	limit(fs, "samples", 1, abtest.MaxSamples, "each sample is two paid calls per input")
+	limit(fs, "max-cost", 0, 1e6, "a cap is a sum of dollars")
+	limit(fs, "min-delta", 0, 1, "scores lie from 0 to 1")
+	limit(fs, "price", 0, 1e4, "dollars per million tokens; the dearest models cost hundreds")
+	limit(fs, "keep-tokens", 1, 1e7, "a kept tail larger than any context window")
+	limit(fs, "window", 0, 1e6, "messages before the cut")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -178,9 +189,26 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if !f.minDeltaSet {
 		f.minDelta = cfg.Review.MinDelta
 	}
+	for _, o := range []struct {
+		path string
+		kind outfile.Kind
+	}{{f.mdPath, outfile.Markdown}, {f.htmlPath, outfile.HTML}} {
+		if o.path == "" {
+			continue
+		}
+		if _, err := outfile.Check(o.path, o.kind); err != nil { // before anything is paid for
+			return fail("%v", err)
+		}
+	}
 	price, err := f.pricing()
 	if err != nil {
 		return fail("%v", err)
+	}
+	// A price not known cannot be checked against a cap: the run needs -price, or
+	// -max-cost 0 to say that it may cost anything.
+	pays := !f.call.offline && f.collect == ""
+	if pays && price == nil && !(f.costSet && f.maxCost == 0) {
+		return fail("no price is known for model %s, so the cost of the calls cannot be checked: give -price IN,OUT (dollars per million tokens), or -max-cost 0 to run without a cap", f.call.model)
 	}
 
 	inputs, err := abInputs(f.sessions, f.keepTokens, stderr)
@@ -208,12 +236,15 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Provider: f.call.provider, Model: f.call.model, Params: params, Reason: compact.Reason(f.call.reason),
 		Samples: f.call.samples, Endpoint: f.call.baseURL, Secrets: secrets,
 	}
-	plan, err := abtest.NewPlan(target, sides, inputs, f.call.out)
+	plan, err := abtest.NewPlanContext(ctx, target, sides, inputs, f.call.out)
 	if err != nil {
 		return fail("%v", err)
 	}
 	cache := &record.Cache{Dir: f.call.cache}
-	est := plan.Estimate(cache, f.call.maxTokens)
+	est, err := plan.EstimateContext(ctx, cache, f.call.maxTokens)
+	if err != nil {
+		return fail("%v", err)
+	}
 	what := "calls to make" // -collect makes none: it reads the answers the batch holds
 	switch {
 	case f.batch():
@@ -226,13 +257,18 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			name, est.Calls[s], what, est.Answered[s], est.TokensIn[s], est.TokensOut[s], costText(price, est.TokensIn[s], est.TokensOut[s]))
 	}
 	calls := est.Calls[0] + est.Calls[1]
-	if f.costSet && f.maxCost > 0 && calls > 0 && f.collect == "" {
-		if price == nil {
-			return fail("-max-cost: no price known for %s: give -price IN,OUT", f.call.model)
-		}
+	if h := batchHint(f, price, est); h != "" && calls > 0 && pays {
+		fmt.Fprintf(stderr, "compacteval review: %s\n", h)
+	}
+	if f.costSet && f.maxCost > 0 && calls > 0 && pays {
 		total := price.Cost(est.TokensIn[0]+est.TokensIn[1], est.TokensOut[0]+est.TokensOut[1])
 		if total > f.maxCost {
 			return fail("the %d calls to make would cost about $%.4f, over -max-cost $%.4f: nothing was called", calls, total, f.maxCost)
+		}
+	}
+	if calls > 0 && pays {
+		if err := cache.CheckWritable(); err != nil { // an answer paid for and not kept is paid again
+			return fail("-cache: %v: nothing was called", err)
 		}
 	}
 
@@ -241,7 +277,8 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return fail("%v", err)
 	}
 	rec.Secrets = secrets
-	hint := recordHint{provider: f.call.provider, model: f.call.model, baseURL: f.call.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.call.cache}
+	hint := recordHint{provider: f.call.provider, model: f.call.model, baseURL: f.call.baseURL, keyEnv: env, key: key, keySent: sent, cache: f.call.cache,
+		batch: f.batch() || f.collect != ""}
 	var outs []record.Outcome
 	switch {
 	case f.batch():
@@ -282,20 +319,7 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	default:
 		outs = rec.Run(ctx, plan.Jobs)
 	}
-	made, none := 0, 0
-	for _, o := range outs {
-		switch {
-		case o.Status == record.StatusRecorded:
-			made++
-		case o.Err != nil && o.Response == nil:
-			none++
-		}
-	}
-	fmt.Fprintf(stderr, "compacteval review: %d calls made, %d answers replayed or read from their cases", made, len(outs)-made-none)
-	if none > 0 {
-		fmt.Fprintf(stderr, ", %d with no answer", none)
-	}
-	fmt.Fprintln(stderr)
+	fmt.Fprintf(stderr, "compacteval review: %s\n", runCounts(outs, price))
 	for _, o := range outs {
 		switch {
 		case o.Err == nil || errors.Is(o.Err, record.ErrSkipped):
@@ -304,6 +328,9 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		default:
 			fmt.Fprintf(stderr, "compacteval review: %s failed: %s\n", o.Job.ID, hint.explain(o.Err))
 		}
+	}
+	if ctx.Err() != nil {
+		return fail("interrupted: every answer received is kept in %s; run the same command again to resume", f.call.cache)
 	}
 	r, err := abtest.Score(plan, outs, abtest.Options{
 		Provider: f.call.provider, Model: f.call.model, MinDelta: f.minDelta,
@@ -316,7 +343,55 @@ func runReviewAB(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	for _, u := range r.Unscorable {
 		fmt.Fprintf(stderr, "compacteval review: %s is not scored: %s\n", u.Input, u.Reason)
 	}
+	if found, total := foundSummaries(r); found == 0 {
+		return fail("no summary was found in any of the %d answers of either side (%d of them empty): nothing to compare; does %s answer at all?",
+			total, emptyAnswers(outs), f.call.model)
+	}
 	return writeAB(r, f, stdout, stderr)
+}
+
+// runCounts says what the run did: the calls made and what they cost (spent this run,
+// apart from the recorded cost of every answer the review reads), the answers replayed
+// from the cache or read from their cases, the failures.
+func runCounts(outs []record.Outcome, price *abtest.Price) string {
+	s := abtest.Spend(outs)
+	spent := ""
+	if s.Calls > 0 {
+		spent = " (spent this run: " + costText(price, s.TokensIn, s.TokensOut) + ")"
+	}
+	return fmt.Sprintf("%d calls made%s, %d answers replayed from the cache, %d read from their cases, %d failed",
+		s.Calls, spent, s.Replayed, s.Existing, s.Failed)
+}
+
+// foundSummaries counts the samples of both sides whose extractor found a summary.
+func foundSummaries(r *abtest.Result) (found, total int) {
+	for _, in := range r.Inputs {
+		for _, s := range append(append([]abtest.SampleResult{}, in.Base...), in.Head...) {
+			total++
+			if s.Found {
+				found++
+			}
+		}
+	}
+	return found, total
+}
+
+// emptyAnswers counts the answers with no text but white space.
+func emptyAnswers(outs []record.Outcome) int {
+	n := 0
+	for _, o := range outs {
+		text := ""
+		switch {
+		case o.Response != nil:
+			text = o.Response.Text
+		case o.Case != nil:
+			text = o.Case.Response
+		}
+		if strings.TrimSpace(text) == "" {
+			n++
+		}
+	}
+	return n
 }
 
 func (f *abFlags) batch() bool { return f.call.batch }
@@ -330,6 +405,22 @@ func (f *abFlags) pricing() (*abtest.Price, error) {
 	}
 	p, _ := abtest.LookupPrice(f.call.model, loopback(f.call.baseURL))
 	return p, nil
+}
+
+// batchHint says what -batch would change for a run that calls now: on the provider's own
+// API, half the cost; on another server, that it may have no batch API. It is "" for a
+// server on this machine, which has none, and for a run with -batch.
+func batchHint(f *abFlags, price *abtest.Price, est abtest.Estimate) string {
+	switch {
+	case f.batch() || f.collect != "" || loopback(f.call.baseURL):
+		return ""
+	case f.call.baseURL != "":
+		return "-batch needs a batch API, which " + record.EndpointText(f.call.baseURL) + " may not have (a 404 says so)"
+	case price == nil:
+		return "-batch would halve the cost (the provider's batch rate), the answers coming within 24 hours"
+	}
+	total := price.Cost(est.TokensIn[0]+est.TokensIn[1], est.TokensOut[0]+est.TokensOut[1])
+	return fmt.Sprintf("-batch would cost about $%.4f instead, half (the provider's batch rate), the answers coming within 24 hours", total/2)
 }
 
 // loopback reports whether a base URL names this machine.
@@ -360,7 +451,7 @@ func writeAB(r *abtest.Result, f *abFlags, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if f.mdPath != "" {
-		if err := atomicfile.Write(f.mdPath, md.Bytes(), 0o644); err != nil {
+		if err := writeOutput(stderr, "review", f.mdPath, md.Bytes(), outfile.Markdown); err != nil {
 			fmt.Fprintf(stderr, "compacteval review: %v\n", err)
 			return exitError
 		}
@@ -368,7 +459,7 @@ func writeAB(r *abtest.Result, f *abFlags, stdout, stderr io.Writer) int {
 	if f.htmlPath != "" {
 		page, err := abtest.HTML(r)
 		if err == nil {
-			err = atomicfile.Write(f.htmlPath, page, 0o644)
+			err = writeOutput(stderr, "review", f.htmlPath, page, outfile.HTML)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "compacteval review: %v\n", err)

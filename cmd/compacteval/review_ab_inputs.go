@@ -15,6 +15,7 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/eval"
 	"github.com/compacteval/compacteval/internal/abtest"
+	"github.com/compacteval/compacteval/internal/infile"
 )
 
 // abInputs reads every -sessions value: pi sessions and Claude Code transcripts (a file,
@@ -98,7 +99,7 @@ func abInputs(paths []string, keepTokens int, stderr io.Writer) ([]abtest.Input,
 // sessionInputs returns an input per compaction of a session file. The previous
 // compaction's summary, which the model had in context, leads the conversation sent.
 func sessionInputs(path string, keepTokens int, stderr io.Writer) ([]abtest.Input, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, infile.MaxSessionBytes, "a session file")
 	if err != nil {
 		return nil, err
 	}

@@ -17,11 +17,12 @@ import (
 var fakeModels sync.Map // *testscript.TestScript -> *recordtest.FakeModel
 
 // fakemodel starts a recordtest.FakeModel for the script and sets $FAKEMODEL to its
-// OpenAI base URL ("fakemodel start [BREAK-RATE [REFUSE]]", default rate 0.2), or checks
-// how many calls it has answered ("fakemodel calls N"). It answers batches too (each
-// reported in progress once, then ended). With REFUSE, a request whose body holds that
-// text gets a 400 error instead of an answer. Starting it again starts a new fake, which
-// has been asked nothing. The server closes when the script ends.
+// OpenAI base URL ("fakemodel start [BREAK-RATE [REFUSE]]", default rate 0.2; "fakemodel
+// start empty" starts a server whose every answer is empty instead), or checks how many
+// calls it has answered ("fakemodel calls N"). It answers batches too (each reported in
+// progress once, then ended). With REFUSE, a request whose body holds that text gets a
+// 400 error instead of an answer. Starting it again starts a new fake, which has been
+// asked nothing. The server closes when the script ends.
 func fakemodel(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: fakemodel start [rate [refuse]] | fakemodel calls N")
@@ -29,6 +30,13 @@ func fakemodel(ts *testscript.TestScript, neg bool, args []string) {
 	switch args[0] {
 	case "start":
 		rate := 0.2
+		if len(args) > 1 && args[1] == "empty" { // a server whose every answer is empty
+			srv := recordtest.Start()
+			srv.Respond = func([]byte) recordtest.Reply { return recordtest.Reply{} }
+			ts.Defer(srv.Close)
+			ts.Setenv("FAKEMODEL", srv.URL+"/v1")
+			return
+		}
 		if len(args) > 1 {
 			var err error
 			if rate, err = strconv.ParseFloat(args[1], 64); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,6 +62,8 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	seed := fs.Int64("drift-seed", 1, "seed of the drift matrix")
 	n := fs.Int("drift-n", 100, "drift samples per operator (0 skips drift: a partial run)")
 	maxN := fs.Int("max-samples", drift.MaxN, "the largest -drift-n accepted")
+	limit(fs, "drift-n", 0, math.MaxInt32, "checked against -max-samples")
+	limit(fs, "max-samples", 1, 1e7, "drift samples are held in memory")
 	evalEx := fs.String("eval-extractor", "", "extractor whose summaries eval scores (default: the first one)")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
@@ -88,6 +91,10 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitError
 	}
 	defer extractor.CloseAll(exs)
+	if _, err := pipeline.EvalExtractor(exs, *evalEx); err != nil { // before the work
+		fmt.Fprintf(stderr, "compacteval run: -eval-extractor: %v\n", err)
+		return exitError
+	}
 	opt := pipeline.Options{Corpus: c, Extractors: exs, DriftSeed: *seed, DriftN: *n, EvalExtractor: *evalEx, Select: sel}
 	if !c.Held() {
 		// The cases and the eval cases wait in files beside -out until the reports are

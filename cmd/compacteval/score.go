@@ -11,6 +11,7 @@ import (
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/infile"
 	"github.com/compacteval/compacteval/internal/redact"
 )
 
@@ -58,6 +59,8 @@ func runScore(_ context.Context, args []string, stdin io.Reader, stdout, stderr 
 	name := fs.String("extractor", "seed", "extractor profile for corpus responses: "+compact.NameHelp())
 	keep := fs.Int("keep-tokens", eval.DefaultKeepTokens, "pi's keepRecentTokens, to compute the kept tail where no boundary is recorded")
 	window := fs.Int("window", 0, "messages before the cut that are the work in progress (0: a quarter of the summarized ones, 3 to 12)")
+	limit(fs, "keep-tokens", 1, 1e7, "a kept tail larger than any context window")
+	limit(fs, "window", 0, 1e6, "messages before the cut")
 	format := fs.String("format", "auto", "input format: auto, corpus, pi or claude")
 	strict := fs.Bool("strict", false, "exit 2 when a session line is malformed instead of skipping it")
 	if code := parseFlags(fs, args); code >= 0 {
@@ -152,7 +155,7 @@ func readScoreInputs(path, format string) ([]eval.Input, eval.Source, error) {
 	if info.IsDir() {
 		return nil, src, fmt.Errorf("%s: a folder is read as a corpus, not as -format %s", path, format)
 	}
-	data, err := os.ReadFile(path)
+	data, err := infile.Read(path, infile.MaxSessionBytes, "a session file")
 	if err != nil {
 		return nil, src, err
 	}

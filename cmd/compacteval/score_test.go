@@ -95,7 +95,7 @@ func TestScoreErrors(t *testing.T) {
 		{[]string{"score", "-format", "xml", "eval/testdata/cases"}, `unknown format "xml"`, "an unknown format"},
 		{[]string{"score", "-format", "pi", "eval/testdata/cases"}, "a folder is read as a corpus", "a folder forced to pi"},
 		{[]string{"score", "-format", "pi", "eval/testdata/claude/transcript.jsonl"}, "transcript.jsonl:1: not a session file", "a Claude Code transcript forced to pi has no session header"},
-		{[]string{"score", "-keep-tokens", "0", "eval/testdata/cases"}, "-keep-tokens must be positive", "a zero budget"},
+		{[]string{"score", "-keep-tokens", "0", "eval/testdata/cases"}, `invalid value "0" for flag -keep-tokens: out of range`, "a zero budget"},
 		{[]string{"score", "-nope"}, "flag provided but not defined", "an unknown flag"},
 	} {
 		code, out, errOut := runCLI(t, "", tc.args...)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
+	"github.com/compacteval/compacteval/internal/infile"
 	"github.com/compacteval/compacteval/report"
 )
 
@@ -14,9 +16,12 @@ func readReport(path string, stdin io.Reader) (*report.Report, error) {
 	if path != "-" {
 		return report.Read(path)
 	}
-	data, err := io.ReadAll(stdin)
-	if err != nil {
+	data, err := infile.ReadAll(stdin, "stdin", infile.MaxReportBytes, "a report")
+	if err != nil && !errors.Is(err, infile.ErrTooLarge) {
 		return nil, fmt.Errorf("read stdin: %w", err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return report.Parse("stdin", data)
 }

@@ -1,6 +1,7 @@
 package abtest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -25,8 +26,14 @@ type Plan struct {
 // first 8 hex digits of its request's cache key, so that an answer to another instruction
 // or model never stands in for this one.
 func NewPlan(t record.Target, sides [2]Side, inputs []Input, out string) (*Plan, error) {
-	if t.Samples < 1 {
-		return nil, fmt.Errorf("samples must be at least 1, not %d", t.Samples)
+	return NewPlanContext(context.Background(), t, sides, inputs, out)
+}
+
+// NewPlanContext is NewPlan that stops with ctx's error when ctx is done (a run
+// interrupted while it plans).
+func NewPlanContext(ctx context.Context, t record.Target, sides [2]Side, inputs []Input, out string) (*Plan, error) {
+	if t.Samples < 1 || t.Samples > MaxSamples {
+		return nil, fmt.Errorf("samples must be 1 to %d, not %d", MaxSamples, t.Samples)
 	}
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("no input to compare the sides on")
@@ -59,6 +66,9 @@ func NewPlan(t record.Target, sides [2]Side, inputs []Input, out string) (*Plan,
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		for i, first := range firsts {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("planning stopped: %w", context.Cause(ctx))
+			}
 			for n := 1; n <= t.Samples; n++ {
 				j := first
 				req := *first.Request
@@ -75,8 +85,9 @@ func NewPlan(t record.Target, sides [2]Side, inputs []Input, out string) (*Plan,
 
 // Estimate is what the calls of a plan not yet answered would use.
 type Estimate struct {
-	// Calls counts the calls to make (neither a case file nor the cache has the answer);
-	// Answered the others.
+	// Calls counts the calls to make (neither a case file nor the cache has the answer,
+	// and no earlier job asks the same request: an extractor-only change asks head what
+	// base asked, and the run replays base's answer); Answered the others.
 	Calls, Answered [2]int
 	// TokensIn is estimated from the requests (4 bytes a token); TokensOut assumes every
 	// answer as long as OutPerCall.
@@ -89,20 +100,50 @@ const OutPerCall = 2000
 
 // Estimate counts the calls the plan still needs. cache may be nil.
 func (p *Plan) Estimate(cache *record.Cache, maxTokens int) Estimate {
+	e, _ := p.EstimateContext(context.Background(), cache, maxTokens)
+	return e
+}
+
+// EstimateContext is Estimate that stops with ctx's error when ctx is done.
+func (p *Plan) EstimateContext(ctx context.Context, cache *record.Cache, maxTokens int) (Estimate, error) {
 	var e Estimate
 	per := p.Samples * len(p.Inputs)
+	asked := map[string]bool{} // the requests of the calls counted
 	for i := range p.Jobs {
+		if err := ctx.Err(); err != nil {
+			return e, fmt.Errorf("estimate stopped: %w", context.Cause(ctx))
+		}
 		j := &p.Jobs[i]
 		side := i / max(per, 1)
-		if answered(j, cache) {
+		key := j.Request.Key()
+		if asked[key] || answered(j, cache) {
 			e.Answered[side]++
 			continue
 		}
+		asked[key] = true
 		e.Calls[side]++
 		e.TokensIn[side] += j.Request.EstimatedTokens()
 		e.TokensOut[side] += min(OutPerCall, maxTokens)
 	}
-	return e
+	return e, nil
+}
+
+// EstimateJobs is Estimate for the jobs of compacteval record: the calls to make (no case
+// file, no cached answer, no earlier job asking the same request) and their tokens.
+func EstimateJobs(jobs []record.Job, cache *record.Cache, maxTokens int) (calls, tokensIn, tokensOut int) {
+	asked := map[string]bool{}
+	for i := range jobs {
+		j := &jobs[i]
+		key := j.Request.Key()
+		if asked[key] || answered(j, cache) {
+			continue
+		}
+		asked[key] = true
+		calls++
+		tokensIn += j.Request.EstimatedTokens()
+		tokensOut += min(OutPerCall, maxTokens)
+	}
+	return calls, tokensIn, tokensOut
 }
 
 func answered(j *record.Job, cache *record.Cache) bool {
@@ -140,3 +181,7 @@ func Dedupe(inputs []Input) (kept []Input, dropped []string) {
 	}
 	return kept, dropped
 }
+
+// MaxSamples is the most answers per input and side a run asks for (review -samples,
+// record -n): each is a paid call, and the plan holds them all.
+const MaxSamples = 100

@@ -136,6 +136,14 @@ func Remote(im *Impl, profile, name string) *Extractor {
 	return ex
 }
 
+// Pid returns the id of the extractor's process, or 0 for a built-in.
+func (e *Extractor) Pid() int {
+	if e == nil || e.Impl == nil || e.Impl.proc == nil {
+		return 0
+	}
+	return e.Impl.proc.Pid()
+}
+
 // External reports whether the extractor is a process (a module or a command).
 func (e *Extractor) External() bool { return e.builtin == nil }
 

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/infile"
 	"github.com/compacteval/compacteval/internal/protocol"
+	"github.com/compacteval/compacteval/internal/reap"
 	"github.com/evanw/esbuild/pkg/api"
 )
 
@@ -104,7 +106,8 @@ func OpenModule(ctx context.Context, file string, opt OpenOptions) (*Impl, error
 	if len(res.OutputFiles) != 1 {
 		return nil, fmt.Errorf("module %s: esbuild wrote %d files, want 1", file, len(res.OutputFiles))
 	}
-	dir, err := os.MkdirTemp("", "compacteval-module-")
+	// A folder a killed run left (its owner gone) goes now: it holds the user's bundled code.
+	dir, err := reap.TempDir("compacteval-module-")
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +151,7 @@ func OpenArgv(ctx context.Context, kind, desc string, argv []string, opt OpenOpt
 // OpenText reads an instruction text: an implementation with an instruction and no
 // extractor. An editor's final line break is not part of the text.
 func OpenText(file string) (*Impl, error) {
-	data, err := os.ReadFile(file)
+	data, err := infile.Read(file, infile.MaxTextBytes, "an instruction text")
 	if err != nil {
 		return nil, fmt.Errorf("instruction text: %w", err)
 	}

@@ -6,11 +6,13 @@ package fuzzrun
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
+	"github.com/compacteval/compacteval/internal/proccpu"
 	"github.com/compacteval/compacteval/internal/protocol"
 )
 
@@ -37,5 +39,21 @@ func Target(ex *extractor.Extractor) fuzz.Target {
 		ExtractAll: ex.ExtractAll,
 		Forget:     ex.Forget,
 		TimedOut:   func(err error) bool { return errors.Is(err, protocol.ErrTimeout) },
+		CPU:        cpuOf(ex),
+	}
+}
+
+// cpuOf returns the CPU clock of ex: its process tree's for a module or command, this
+// process's for a built-in.
+func cpuOf(ex *extractor.Extractor) func() (time.Duration, bool) {
+	if !ex.External() {
+		return proccpu.SelfCPU
+	}
+	return func() (time.Duration, bool) {
+		pid := ex.Pid()
+		if pid == 0 {
+			return 0, false
+		}
+		return proccpu.TreeCPU(pid)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"reflect"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/compacteval/compacteval/compact"
+	"github.com/compacteval/compacteval/internal/infile"
 	"github.com/compacteval/compacteval/internal/textdiff"
 	"go.yaml.in/yaml/v3"
 )
@@ -123,7 +123,7 @@ func DefaultConfig() Config {
 // ReadConfig reads gate.yaml strictly: unknown keys and bad values are errors naming the
 // file and line.
 func ReadConfig(file string) (Config, error) {
-	data, err := os.ReadFile(file)
+	data, err := infile.Read(file, infile.MaxConfigBytes, "a gate config")
 	if err != nil {
 		return Config{}, fmt.Errorf("%w: %v", ErrConfig, err)
 	}

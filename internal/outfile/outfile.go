@@ -37,9 +37,11 @@ const Head = 4096
 var (
 	// Report is a report.json or a baseline: a JSON object with schema_version.
 	Report = Kind{Name: "a compacteval report (JSON with schema_version)", Own: isReport, Whole: true}
-	// Markdown is report.md, gate.md or a review: its first line is a compacteval heading.
+	// Markdown is report.md, gate.md or a review: its first line is a compacteval heading
+	// (or the A/B review's).
 	Markdown = Kind{Name: "compacteval Markdown (a first line \"# compacteval ...\")", Own: isMarkdown}
-	// HTML is report.html or a review page: its title names compacteval.
+	// HTML is report.html or a review page: its title names compacteval (or the A/B
+	// review).
 	HTML = Kind{Name: "a compacteval HTML page (<title>compacteval ...)", Own: isHTML}
 	// JUnit is the JUnit XML of report or gate.
 	JUnit = Kind{Name: "compacteval JUnit XML (<testsuites name=\"compacteval ...\">)", Own: isJUnit}
@@ -54,13 +56,19 @@ func isReport(data []byte) bool {
 	return ok
 }
 
+// abTitle opens the Markdown heading and the HTML title of the A/B review (review
+// -provider, internal/abtest), which do not name compacteval.
+const abTitle = "Prompt A/B review"
+
 func isMarkdown(head []byte) bool {
 	line, _, _ := bytes.Cut(head, []byte("\n"))
-	return bytes.HasPrefix(line, []byte("# compacteval ")) || bytes.HasPrefix(line, []byte("## compacteval "))
+	return bytes.HasPrefix(line, []byte("# compacteval ")) || bytes.HasPrefix(line, []byte("## compacteval ")) ||
+		bytes.HasPrefix(line, []byte("## "+abTitle))
 }
 
 func isHTML(head []byte) bool {
-	return bytes.HasPrefix(bytes.ToLower(head), []byte("<!doctype html>")) && bytes.Contains(head, []byte("<title>compacteval "))
+	return bytes.HasPrefix(bytes.ToLower(head), []byte("<!doctype html>")) &&
+		(bytes.Contains(head, []byte("<title>compacteval ")) || bytes.Contains(head, []byte("<title>"+abTitle)))
 }
 
 func isJUnit(head []byte) bool {

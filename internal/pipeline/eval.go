@@ -14,24 +14,35 @@ import (
 	"github.com/compacteval/compacteval/report"
 )
 
-// evalStage scores every eval case with the eval extractor, on every core, reading the
-// cases that have a conversation a batch at a time.
-func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries []corpus.Entry, exs []*extractor.Extractor, opt Options, progress func(string, int, int)) error {
-	var ex *extractor.Extractor
-	if opt.EvalExtractor == "" {
-		ex = exs[0]
+// EvalExtractor returns the extractor of exs named name (Options.EvalExtractor; an alias
+// names its target), the first for "", or an error naming those there are: a command
+// checks it before the work.
+func EvalExtractor(exs []*extractor.Extractor, name string) (*extractor.Extractor, error) {
+	if name == "" && len(exs) > 0 {
+		return exs[0], nil
 	}
-	name := opt.EvalExtractor
+	want := name
 	if target, ok := compact.Alias(name); ok { // -eval-extractor claude-code
-		name = target
+		want = target
 	}
+	var ex *extractor.Extractor
 	for _, e := range exs {
-		if e.Name == name {
+		if e.Name == want {
 			ex = e
 		}
 	}
 	if ex == nil {
-		return fmt.Errorf("eval extractor %q is not among the extractors run (%s)", opt.EvalExtractor, strings.Join(extractor.Names(exs), ", "))
+		return nil, fmt.Errorf("eval extractor %q is not among the extractors run (%s)", name, strings.Join(extractor.Names(exs), ", "))
+	}
+	return ex, nil
+}
+
+// evalStage scores every eval case with the eval extractor, on every core, reading the
+// cases that have a conversation a batch at a time.
+func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries []corpus.Entry, exs []*extractor.Extractor, opt Options, progress func(string, int, int)) error {
+	ex, err := EvalExtractor(exs, opt.EvalExtractor)
+	if err != nil {
+		return err
 	}
 	var scored []corpus.Entry
 	for _, e := range entries {

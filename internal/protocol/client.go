@@ -268,7 +268,11 @@ func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 // must be JSON and name id (or, with orderOK, name no id).
 func (c *Client) read(resp *Response, id int64) error {
 	for {
-		b, err := c.r.ReadBytes('\n')
+		b, err := c.readLine()
+		if errors.Is(err, errLineTooLong) {
+			c.line++
+			return &ProtocolError{Line: c.line, Text: shorten(b), Reason: fmt.Sprintf("an answer longer than %d MiB, the limit on one answer line", MaxAnswerBytes>>20)}
+		}
 		if len(b) == 0 && err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
@@ -367,6 +371,29 @@ func (c *Client) Close() error {
 	return nil
 }
 
+// MaxAnswerBytes bounds one answer line: a process that writes more (a 60 MB answer made a
+// 63 MB report.json) fails with a protocol error. A summary is at most a few hundred
+// kilobytes, and the longest response of the corpus under 200 KB.
+const MaxAnswerBytes = 16 << 20
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads a line as ReadBytes('\n') does, or returns its first MaxAnswerBytes and
+// errLineTooLong when it is longer (the rest is not read).
+func (c *Client) readLine() ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := c.r.ReadSlice('\n')
+		if len(line)+len(frag) > MaxAnswerBytes {
+			return append(line, frag[:MaxAnswerBytes-len(line)]...), errLineTooLong
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
 // rest reads stdout to its end and returns a *ProtocolError for the first line that is
 // not blank: every request was answered, so it is one too many. After a protocol error or
 // a timeout it reads nothing.
@@ -418,3 +445,6 @@ func (t *tailBuffer) context() string {
 // Kill ends the process group at once; a request being answered fails, and Close still
 // waits for the process. It is safe to call at any time, from any goroutine.
 func (c *Client) Kill() { c.kill() }
+
+// Pid returns the id of the client's process, for measuring what it uses.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }

@@ -59,7 +59,24 @@ func (c *Cache) Get(req *Request) (*Response, error) {
 	if e.Key != key || e.Response == nil {
 		return nil, fmt.Errorf("read cache %s: the entry is for key %.12s, not %.12s", path, e.Key, key)
 	}
+	if err := CheckUsage(e.Response.Usage); err != nil {
+		return nil, fmt.Errorf("read cache %s: %w", path, err)
+	}
 	return e.Response, nil
+}
+
+// CheckWritable returns an error if answers cannot be kept in the cache: its folder cannot
+// be made or written (a read-only -cache). Call it before paying for an answer.
+func (c *Cache) CheckWritable() error {
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return fmt.Errorf("the cache %s cannot keep answers: %w", c.Dir, err)
+	}
+	f, err := os.CreateTemp(c.Dir, ".writable-*")
+	if err != nil {
+		return fmt.Errorf("the cache %s cannot keep answers: %w", c.Dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // Put stores the answer to req, replacing any earlier one atomically.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"sync"
 	"syscall"
 	"time"
@@ -117,7 +118,10 @@ type Outcome struct {
 	Case *corpus.Case
 	// Response is the answer, when there is one (nil for an existing file).
 	Response *Response
-	Err      error
+	// Called reports that the provider was asked (and may have charged), whatever the
+	// status: an answer that could not be kept after it was paid for is still a call made.
+	Called bool
+	Err    error
 }
 
 // Recorder runs jobs: from the case file if it exists, else from the cache, else from the
@@ -158,6 +162,14 @@ func (r *Recorder) Run(ctx context.Context, jobs []Job) []Outcome {
 		fatal bool
 		wg    sync.WaitGroup
 	)
+	// Jobs asking the same request (an extractor-only change asks head what base asked)
+	// run one at a time, so that the later one replays the earlier's answer.
+	same := map[string]*sync.Mutex{}
+	for i := range jobs {
+		if k := jobs[i].Request.Key(); same[k] == nil {
+			same[k] = &sync.Mutex{}
+		}
+	}
 	next := make(chan int)
 	for range max(r.Parallel, 1) {
 		wg.Add(1)
@@ -171,7 +183,10 @@ func (r *Recorder) Run(ctx context.Context, jobs []Job) []Outcome {
 				if stop || ctx.Err() != nil {
 					o = Outcome{Job: &jobs[i], Status: StatusFailed, Err: ErrSkipped}
 				} else {
+					m := same[jobs[i].Request.Key()]
+					m.Lock()
 					o = r.one(ctx, &jobs[i])
+					m.Unlock()
 					o.Err = r.Clean(o.Err)
 				}
 				mu.Lock()
@@ -217,14 +232,19 @@ func (r *Recorder) one(ctx context.Context, job *Job) Outcome {
 			return err
 		})
 		if err != nil {
-			return Outcome{Job: job, Status: StatusFailed, Err: err}
+			return Outcome{Job: job, Status: StatusFailed, Called: true, Err: err}
 		}
-		r.finish(resp)
+		if err := r.finish(resp); err != nil {
+			return Outcome{Job: job, Status: StatusFailed, Called: true, Err: fmt.Errorf("%s: %w", job.ID, err)}
+		}
 		if r.Cache != nil {
 			if err := r.Cache.Put(job.Request, resp); err != nil {
-				return Outcome{Job: job, Status: StatusFailed, Response: resp, Err: err}
+				return Outcome{Job: job, Status: StatusFailed, Response: resp, Called: true, Err: err}
 			}
 		}
+		o := r.write(job, status, resp)
+		o.Called = true
+		return o
 	case err != nil:
 		return Outcome{Job: job, Status: StatusFailed, Err: err}
 	}
@@ -239,8 +259,15 @@ func (r *Recorder) cached(req *Request) (*Response, error) {
 }
 
 // finish dates and redacts a fresh answer, before anything keeps it: its text, and the
-// literal secrets from every other string the server sent.
-func (r *Recorder) finish(resp *Response) {
+// literal secrets from every other string the server sent. It removes the token counts
+// that are no count (CheckUsage) and returns their error: the answer is not kept.
+func (r *Recorder) finish(resp *Response) error {
+	bad := CheckUsage(resp.Usage)
+	for k, v := range resp.Usage {
+		if v < 0 || v > MaxTokenCount {
+			delete(resp.Usage, k)
+		}
+	}
 	resp.Date = r.today()
 	text, n := redact.Literals(resp.Text, r.Secrets...)
 	text, m := redact.String(text)
@@ -255,6 +282,31 @@ func (r *Recorder) finish(resp *Response) {
 	if resp.Usage != nil {
 		resp.Usage = usage
 	}
+	return bad
+}
+
+// MaxTokenCount is the largest token count believed from a provider: no context window
+// comes near it, and a sum of such counts cannot overflow.
+const MaxTokenCount = 1 << 30
+
+// CheckUsage returns an error naming a token count that is negative or over
+// MaxTokenCount (a cost of $-900 came from one), or nil.
+func CheckUsage(usage map[string]int) error {
+	for _, k := range sortedKeys(usage) {
+		if v := usage[k]; v < 0 || v > MaxTokenCount {
+			return fmt.Errorf("the provider counted %d %s: not a token count (0 to %d)", v, k, MaxTokenCount)
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // Clean returns err with the literal secrets removed from its text; errors.Is and

@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/compacteval/compacteval/compact"
@@ -41,11 +42,30 @@ type Params struct {
 	ToolsAsText bool `json:"tools_as_text,omitempty"`
 }
 
-// Map returns the parameters as recorded in a case and hashed into a cache key.
+// MaxTemperature is the highest temperature a provider accepts (OpenAI's; Anthropic's is 1).
+const MaxTemperature = 2
+
+// Check returns an error for parameters no provider accepts: max_tokens below 1, a
+// temperature that is not a finite number from 0 to MaxTemperature.
+func (p Params) Check() error {
+	if p.MaxTokens < 1 {
+		return fmt.Errorf("max_tokens %d: want 1 or more", p.MaxTokens)
+	}
+	if t := p.Temperature; t != nil && (math.IsNaN(*t) || *t < 0 || *t > MaxTemperature) {
+		return fmt.Errorf("temperature %v: want a number from 0 to %d", *t, MaxTemperature)
+	}
+	return nil
+}
+
+// Map returns the parameters as recorded in a case and hashed into a cache key. A
+// temperature that is not finite (which Check refuses) is written as text, so that the
+// key of any request can be computed.
 func (p Params) Map() map[string]any {
 	m := map[string]any{"max_tokens": p.MaxTokens}
-	if p.Temperature != nil {
-		m["temperature"] = *p.Temperature
+	if t := p.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
+		m["temperature"] = fmt.Sprint(*t)
+	} else if t != nil {
+		m["temperature"] = *t
 	}
 	if p.ToolsAsText {
 		m["tools"] = "as-text"
@@ -77,6 +97,9 @@ type Request struct {
 func NewRequest(c *corpus.Case, provider, model string, p Params, reason compact.Reason, sample int, secrets ...string) (*Request, error) {
 	if len(c.Conversation) == 0 {
 		return nil, fmt.Errorf("case %s has no conversation to send", c.ID)
+	}
+	if err := p.Check(); err != nil {
+		return nil, fmt.Errorf("case %s: %w", c.ID, err)
 	}
 	msgs, n := redactMessages(c.Conversation, secrets)
 	return &Request{

@@ -2,11 +2,12 @@
 // The compacteval launcher: runs the compacteval binary of the platform package that npm
 // installed beside this one (@compacteval/cli-<platform>-<arch>, an optional dependency
 // whose os and cpu fields let npm install only the one that fits), as esbuild and biome
-// ship theirs. Arguments, stdio and the exit code pass through; a signal that ends the
-// binary ends the launcher the same way.
+// ship theirs. Arguments, stdio and the exit code pass through; SIGTERM, SIGHUP and
+// SIGINT sent to the launcher are passed to the binary; a signal that ends the binary
+// ends the launcher the same way.
 "use strict";
 
-const { spawnSync } = require("node:child_process");
+const { spawn } = require("node:child_process");
 const path = require("node:path");
 
 const pkg = `@compacteval/cli-${process.platform}-${process.arch}`;
@@ -25,12 +26,36 @@ try {
   process.exit(2);
 }
 
-const result = spawnSync(binary, process.argv.slice(2), { stdio: "inherit" });
-if (result.error) {
-  process.stderr.write(`compacteval: run ${binary}: ${result.error.message}\n`);
+// The binary runs beside the launcher, not in its place (node cannot exec), so the
+// launcher passes on the signals meant for it: SIGTERM and SIGHUP (a process manager, a
+// CI runner's cancel, kill) always; SIGINT only when no terminal is attached, since a
+// terminal's Ctrl-C reaches the binary itself, and a second SIGINT would make it exit at
+// once instead of cleaning up. The handlers are in place before the binary starts: a
+// signal that came between would end the launcher alone.
+let child;
+const forward = (sig) => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill(sig);
+};
+const forwarded = ["SIGTERM", "SIGHUP"];
+if (!process.stdin.isTTY && !process.stdout.isTTY && !process.stderr.isTTY) {
+  forwarded.push("SIGINT");
+} else {
+  process.on("SIGINT", () => {}); // the terminal told the binary too; wait for its exit
+}
+for (const sig of forwarded) process.on(sig, forward);
+child = spawn(binary, process.argv.slice(2), { stdio: "inherit" });
+
+child.on("error", (err) => {
+  process.stderr.write(`compacteval: run ${binary}: ${err.message}\n`);
   process.exit(2);
-}
-if (result.signal) {
-  process.kill(process.pid, result.signal);
-}
-process.exit(result.status ?? 2);
+});
+child.on("exit", (code, signal) => {
+  if (signal) {
+    // Die of the same signal, so that the caller sees what the binary's death was.
+    for (const sig of ["SIGTERM", "SIGHUP", "SIGINT"]) process.removeAllListeners(sig);
+    process.kill(process.pid, signal);
+    const number = require("node:os").constants.signals[signal] ?? 0;
+    process.exit(128 + number); // a signal that does not end node (SIGCHLD, say)
+  }
+  process.exit(code ?? 2);
+});
