@@ -112,16 +112,38 @@ func errorBody(body []byte) (typ, msg string) {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
 		Type    string          `json:"type"`
+		Detail  any             `json:"detail"`
 	}
 	if json.Unmarshal(body, &v) != nil {
-		return "", string(bytes.TrimSpace(body))
+		return "", clipText(string(bytes.TrimSpace(body)), 300)
 	}
 	var inner struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`
 	}
-	if json.Unmarshal(v.Error, &inner) == nil {
+	var plain string
+	switch {
+	case json.Unmarshal(v.Error, &inner) == nil && (inner.Message != "" || inner.Type != ""):
 		return inner.Type, inner.Message
+	case json.Unmarshal(v.Error, &plain) == nil && plain != "":
+		return "", plain
+	case v.Message != "":
+		if v.Type == "error" {
+			v.Type = "" // Anthropic's envelope type, not the error's
+		}
+		return v.Type, v.Message
+	case v.Detail != nil:
+		return "", clipText(fmt.Sprint(v.Detail), 300)
 	}
-	return v.Type, v.Message
+	return "", clipText(string(bytes.TrimSpace(body)), 300)
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "..."
 }
