@@ -25,6 +25,10 @@
 #   fuzzpage    docs/commands/fuzz.md: the page's transcript, a 60 s fuzz of the seed module
 #               (../shared/seed/compaction.ts as src/compaction.ts in an empty folder, as the
 #               README's quick start has it; needs node and ../shared; not in the default list)
+#   sdkbuild    docs/testing.md: cold CPU of building the CLI's packages and the release's size,
+#               before and after the providers left the model SDKs (scripts/sdk-build.sh;
+#               two cold builds one after the other, a quarter of an hour on two busy cores;
+#               run only when named)
 #   memory      docs/speed.md: time and peak memory of run at 2,150, 21,500 and 100,000 cases
 #               (scripts/memory-table.sh; about an hour and a half on two busy cores, so it is
 #               run only when named; its MEMORY_* settings pass through)
@@ -35,6 +39,7 @@ file_of() {
 	case "$1" in
 	reference | extractors | score | pipeline | memory) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
+	sdkbuild) echo docs/testing.md ;;
 	fuzzpage) echo docs/commands/fuzz.md ;;
 	robustts) echo docs/robust.md ;;
 	robust | fuzz) echo docs/robust.md ;;
@@ -121,6 +126,9 @@ measure() {
 		;;
 	memory)
 		scripts/memory-table.sh
+		;;
+	sdkbuild)
+		scripts/sdk-build.sh
 		;;
 	redaction)
 		go test -count=1 -v -run '^TestLabelledSet$' ./internal/redact |
