@@ -13,7 +13,7 @@ export GOFLAGS := $(strip $(shell $(GO) env GOFLAGS) -trimpath)
 # none, scripts/dist builds a snapshot, v0.0.0-<commit> (docs/releasing.md).
 VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
 
-.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift peers dist npm npm-robust
+.PHONY: help test vet unit corpus-lint gate run bless bench diff fuzz golden drift peers dist npm npm-robust sdk-parity
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -69,6 +69,9 @@ fuzz: ## every fuzz target in turn for FUZZTIME each, with what each found (scri
 
 golden: ## rewrite the corpus goldens (read the diff before committing)
 	$(GO) test ./corpus -run Golden -update
+
+sdk-parity: ## record what the model SDKs send, into internal/record/testdata/sdkparity (their own module; read the diff)
+	cd internal/record/sdkparity && $(GO) run . -out ../testdata/sdkparity
 
 peers: ## hold the claude-code profiles to the formatters Claude Code's npm packages ship, under Node (needs the npm registry)
 	$(GO) run ./scripts/peers

@@ -31,6 +31,10 @@
 #   handkept    docs/testing.md: the figures that follow from the corpus (its case count and
 #               the others of the README's run) on lines a person edits in README.md and
 #               docs/, at HANDKEPT_BASE (default 7696421, before they were generated) and now
+#   sdkbuild    docs/testing.md: cold CPU of building the CLI's packages and the release's size,
+#               before and after the providers left the model SDKs (scripts/sdk-build.sh;
+#               two cold builds one after the other, a quarter of an hour on two busy cores;
+#               run only when named)
 #   memory      docs/speed.md: time and peak memory of run at 2,150, 21,500 and 100,000 cases
 #               (scripts/memory-table.sh; about an hour and a half on two busy cores, so it is
 #               run only when named; its MEMORY_* settings pass through)
@@ -41,6 +45,7 @@ file_of() {
 	case "$1" in
 	reference | extractors | score | pipeline | memory) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
+	sdkbuild) echo docs/testing.md ;;
 	fuzzpage) echo docs/commands/fuzz.md ;;
 	fuzzrate) echo docs/fuzzing.md ;;
 	handkept) echo docs/testing.md ;;
@@ -150,6 +155,9 @@ measure() {
 		;;
 	handkept)
 		handkept "${HANDKEPT_BASE:-7696421}"
+		;;
+	sdkbuild)
+		scripts/sdk-build.sh
 		;;
 	redaction)
 		go test -count=1 -v -run '^TestLabelledSet$' ./internal/redact |

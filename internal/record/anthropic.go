@@ -2,75 +2,107 @@ package record
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/compacteval/compacteval/corpus"
 )
 
-// anthropicProvider speaks the Messages API and Message Batches.
+// anthropicBaseURL is Anthropic's own API.
+const anthropicBaseURL = "https://api.anthropic.com/"
+
+// anthropicVersion is the anthropic-version header: the API version the requests and
+// answers below are written for (what anthropic-sdk-go v2.15.0 sent).
+const anthropicVersion = "2026-10-21"
+
+// anthropicProvider speaks the Messages API and Message Batches
+// (https://docs.anthropic.com/en/api/messages, .../creating-message-batches).
 //
-// It holds the one service it calls, not an anthropic.Client: a package that names the
-// Client compiles the generic pagers of every service the SDK has (3,300 functions).
-// Holding whole clients of both SDKs cost this package 6,250 functions, 4.7 s of
-// compiling, and the release binary 28 MB (docs/testing.md, "The SDK clients").
+// It reads no environment: the key and the base URL are exactly what the caller says,
+// never ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL picked up on the side.
 type anthropicProvider struct {
-	messages anthropic.MessageService
-	timeout  time.Duration
+	c       *client
+	timeout time.Duration
 }
 
 func newAnthropic(cfg Config) *anthropicProvider {
-	// No environment defaults: the key and the base URL are exactly what the caller says,
-	// never a profile file or ANTHROPIC_BASE_URL picked up on the side.
-	opts := []option.RequestOption{
-		option.WithoutEnvironmentDefaults(),
-		option.WithMaxRetries(0),
-		option.WithMiddleware(middleware(Anthropic, cfg.MaxResponseBytes, cfg.heldKey)),
-	}
+	h := http.Header{}
+	h.Set("Anthropic-Version", anthropicVersion)
 	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+		h.Set("Authorization", "Bearer "+cfg.APIKey)
 	}
-	if cfg.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	base := cfg.BaseURL
+	if base == "" {
+		base = anthropicBaseURL
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
-	// What anthropic.NewClient gives its services when environment defaults are off: the
-	// production base URL, then the caller's options. (NewClient also marks where its
-	// arguments begin and end; the SDK reads the marks only for bearer tokens, which this
-	// provider never uses.)
-	opts = append([]option.RequestOption{option.WithEnvironmentProduction()}, opts...)
-	return &anthropicProvider{messages: anthropic.NewMessageService(opts...), timeout: cfg.Timeout}
+	return &anthropicProvider{c: newClient(Anthropic, base, h, cfg), timeout: cfg.Timeout}
 }
+
+// The request body. Fields are in the order the SDK wrote them, so that a body is the
+// same bytes as before; Anthropic's SDK escaped <, > and & in strings.
+type (
+	anthropicRequest struct {
+		MaxTokens   int                `json:"max_tokens"`
+		Messages    []anthropicMessage `json:"messages"`
+		Model       string             `json:"model"`
+		Tools       []anthropicTool    `json:"tools,omitempty"`
+		Temperature *float64           `json:"temperature,omitempty"`
+	}
+	anthropicMessage struct {
+		// Content holds anthropicText, anthropicToolUse and anthropicToolResult blocks.
+		Content []any  `json:"content"`
+		Role    string `json:"role"`
+	}
+	anthropicText struct {
+		Text string `json:"text"`
+		Type string `json:"type"`
+	}
+	anthropicToolUse struct {
+		ID    string          `json:"id"`
+		Input json.RawMessage `json:"input"`
+		Name  string          `json:"name"`
+		Type  string          `json:"type"`
+	}
+	anthropicToolResult struct {
+		ToolUseID string          `json:"tool_use_id"`
+		Content   []anthropicText `json:"content,omitempty"`
+		Type      string          `json:"type"`
+	}
+	// anthropicTool declares a tool by name only, as the SDK-based provider did (an empty
+	// input schema, which the SDK left out).
+	anthropicTool struct {
+		Name string `json:"name"`
+	}
+)
+
+func textBlock(s string) anthropicText { return anthropicText{Text: s, Type: "text"} }
 
 func (p *anthropicProvider) Send(ctx context.Context, req *Request) (*Response, error) {
-	// An explicit request timeout also lifts the SDK's refusal of non-streaming calls whose
-	// max_tokens could take over ten minutes.
-	msg, err := p.messages.New(ctx, anthropicParams(req), option.WithRequestTimeout(p.timeout))
-	if err != nil {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	var msg anthropicAnswer
+	if err := p.c.postJSON(ctx, "v1/messages", anthropicParams(req), true, &msg); err != nil {
 		return nil, err
 	}
-	return anthropicResponse(msg), nil
+	return msg.response(), nil
 }
 
-func anthropicParams(req *Request) anthropic.MessageNewParams {
-	params := anthropic.MessageNewParams{
-		Model:     anthropic.Model(req.Model),
-		MaxTokens: int64(req.Params.MaxTokens),
-		Messages:  anthropicMessages(req),
+func anthropicParams(req *Request) anthropicRequest {
+	params := anthropicRequest{
+		Model:       req.Model,
+		MaxTokens:   req.Params.MaxTokens,
+		Messages:    anthropicMessages(req),
+		Temperature: req.Params.Temperature,
 	}
 	if !req.Params.ToolsAsText {
 		for _, name := range toolNames(req.Messages) {
-			params.Tools = append(params.Tools, anthropic.ToolUnionParamOfTool(anthropic.ToolInputSchemaParam{}, name))
+			params.Tools = append(params.Tools, anthropicTool{Name: name})
 		}
-	}
-	if t := req.Params.Temperature; t != nil {
-		// This SDK version has no temperature field; the API still takes it.
-		params.SetExtraFields(map[string]any{"temperature": *t})
 	}
 	return params
 }
@@ -79,21 +111,17 @@ func anthropicParams(req *Request) anthropic.MessageNewParams {
 // assistant turn, tool results tool_result blocks of the next user turn, consecutive
 // messages of one role one turn, and the instruction the last text block of the last
 // user turn, as the upstream agent appends it.
-func anthropicMessages(req *Request) []anthropic.MessageParam {
-	type turn struct {
-		assistant bool
-		blocks    []anthropic.ContentBlockParamUnion
-	}
-	var turns []turn
-	add := func(assistant bool, blocks ...anthropic.ContentBlockParamUnion) {
+func anthropicMessages(req *Request) []anthropicMessage {
+	var turns []anthropicMessage
+	add := func(role string, blocks ...any) {
 		if len(blocks) == 0 {
 			return
 		}
-		if n := len(turns); n > 0 && turns[n-1].assistant == assistant {
-			turns[n-1].blocks = append(turns[n-1].blocks, blocks...)
+		if n := len(turns); n > 0 && turns[n-1].Role == role {
+			turns[n-1].Content = append(turns[n-1].Content, blocks...)
 			return
 		}
-		turns = append(turns, turn{assistant, blocks})
+		turns = append(turns, anthropicMessage{Content: blocks, Role: role})
 	}
 	asText := req.Params.ToolsAsText
 	answered := answeredCalls(req.Messages)
@@ -101,48 +129,56 @@ func anthropicMessages(req *Request) []anthropic.MessageParam {
 		switch m.Role {
 		case corpus.RoleAssistant:
 			text := m.Text
-			var calls []anthropic.ContentBlockParamUnion
+			var calls []any
 			for _, tc := range m.ToolCalls {
 				if asText || !answered[tc.ID] {
 					text = joinNonEmpty(text, callText(tc))
 					continue
 				}
-				calls = append(calls, anthropic.NewToolUseBlock(toolID(tc.ID), toolArguments(tc.Input), toolName(tc.Name)))
+				calls = append(calls, anthropicToolUse{ID: toolID(tc.ID), Input: toolArguments(tc.Input), Name: toolName(tc.Name), Type: "tool_use"})
 			}
 			if text != "" {
-				add(true, anthropic.NewTextBlock(text))
+				add("assistant", textBlock(text))
 			}
-			add(true, calls...)
+			add("assistant", calls...)
 		case corpus.RoleTool:
 			if asText {
-				add(false, anthropic.NewTextBlock(resultText(m)))
+				add("user", textBlock(resultText(m)))
 				continue
 			}
-			result := anthropic.ToolResultBlockParam{ToolUseID: toolID(m.ToolCallID)}
+			result := anthropicToolResult{ToolUseID: toolID(m.ToolCallID), Type: "tool_result"}
 			if m.Text != "" { // the API rejects an empty text block
-				result.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: m.Text}}}
+				result.Content = []anthropicText{textBlock(m.Text)}
 			}
-			add(false, anthropic.ContentBlockParamUnion{OfToolResult: &result})
+			add("user", result)
 		default:
 			if m.Text != "" {
-				add(false, anthropic.NewTextBlock(m.Text))
+				add("user", textBlock(m.Text))
 			}
 		}
 	}
-	add(false, anthropic.NewTextBlock(req.Instruction))
-	out := make([]anthropic.MessageParam, len(turns))
-	for i, t := range turns {
-		if t.assistant {
-			out[i] = anthropic.NewAssistantMessage(t.blocks...)
-		} else {
-			out[i] = anthropic.NewUserMessage(t.blocks...)
-		}
-	}
-	return out
+	add("user", textBlock(req.Instruction))
+	return turns
 }
 
-func anthropicResponse(msg *anthropic.Message) *Response {
-	r := &Response{Model: string(msg.Model), StopReason: string(msg.StopReason)}
+// anthropicAnswer is the part of a Message that a Response keeps.
+type anthropicAnswer struct {
+	Model      string `json:"model"`
+	StopReason string `json:"stop_reason"`
+	Content    []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	Usage struct {
+		InputTokens              int `json:"input_tokens"`
+		OutputTokens             int `json:"output_tokens"`
+		CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	} `json:"usage"`
+}
+
+func (msg *anthropicAnswer) response() *Response {
+	r := &Response{Model: msg.Model, StopReason: msg.StopReason}
 	var texts []string
 	for _, b := range msg.Content {
 		switch b.Type {
@@ -155,60 +191,92 @@ func anthropicResponse(msg *anthropic.Message) *Response {
 		}
 	}
 	r.Text = strings.Join(texts, "\n")
-	r.Truncated = msg.StopReason == anthropic.StopReasonMaxTokens || msg.StopReason == anthropic.StopReasonModelContextWindowExceeded
+	r.Truncated = msg.StopReason == "max_tokens" || msg.StopReason == "model_context_window_exceeded"
 	u := msg.Usage
-	r.Usage = map[string]int{"input_tokens": int(u.InputTokens), "output_tokens": int(u.OutputTokens)}
+	r.Usage = map[string]int{"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens}
 	if u.CacheCreationInputTokens > 0 {
-		r.Usage["cache_creation_input_tokens"] = int(u.CacheCreationInputTokens)
+		r.Usage["cache_creation_input_tokens"] = u.CacheCreationInputTokens
 	}
 	if u.CacheReadInputTokens > 0 {
-		r.Usage["cache_read_input_tokens"] = int(u.CacheReadInputTokens)
+		r.Usage["cache_read_input_tokens"] = u.CacheReadInputTokens
 	}
 	return r
 }
 
+type anthropicBatchRequest struct {
+	CustomID string           `json:"custom_id"`
+	Params   anthropicRequest `json:"params"`
+}
+
+// anthropicBatch is the part of a Message Batch that Submit and Collect read.
+type anthropicBatch struct {
+	ID               string `json:"id"`
+	ProcessingStatus string `json:"processing_status"`
+}
+
 func (p *anthropicProvider) Submit(ctx context.Context, items []BatchItem) (string, error) {
-	var reqs []anthropic.MessageBatchNewParamsRequest
-	for _, it := range items {
-		mp := anthropicParams(it.Request)
-		bp := anthropic.MessageBatchNewParamsRequestParams{
-			Model: mp.Model, MaxTokens: mp.MaxTokens, Messages: mp.Messages, Tools: mp.Tools,
-		}
-		bp.SetExtraFields(mp.ExtraFields())
-		reqs = append(reqs, anthropic.MessageBatchNewParamsRequest{CustomID: it.CustomID, Params: bp})
+	var body struct {
+		Requests []anthropicBatchRequest `json:"requests"`
 	}
-	batch, err := p.messages.Batches.New(ctx, anthropic.MessageBatchNewParams{Requests: reqs})
-	if err != nil {
+	for _, it := range items {
+		body.Requests = append(body.Requests, anthropicBatchRequest{CustomID: it.CustomID, Params: anthropicParams(it.Request)})
+	}
+	var batch anthropicBatch
+	if err := p.c.postJSON(ctx, "v1/messages/batches", body, true, &batch); err != nil {
 		return "", err
 	}
 	return batch.ID, nil
 }
 
+// anthropicResult is one line of a batch's results.
+type anthropicResult struct {
+	CustomID string `json:"custom_id"`
+	Result   struct {
+		Type    string          `json:"type"`
+		Message anthropicAnswer `json:"message"`
+		Error   struct {
+			Error struct {
+				Type    string `json:"type"`
+				Message string `json:"message"`
+			} `json:"error"`
+		} `json:"error"`
+	} `json:"result"`
+}
+
 func (p *anthropicProvider) Collect(ctx context.Context, id string) (*BatchResults, error) {
-	batch, err := p.messages.Batches.Get(ctx, id, anthropic.MessageBatchGetParams{})
-	if err != nil {
+	path := "v1/messages/batches/" + url.PathEscape(id)
+	var batch anthropicBatch
+	if err := p.c.getJSON(ctx, path, &batch); err != nil {
 		return nil, err
 	}
-	out := &BatchResults{Status: string(batch.ProcessingStatus), Done: batch.ProcessingStatus == anthropic.MessageBatchProcessingStatusEnded}
+	out := &BatchResults{Status: batch.ProcessingStatus, Done: batch.ProcessingStatus == "ended"}
 	if !out.Done {
 		return out, nil
 	}
 	out.Results, out.Errors = map[string]*Response{}, map[string]string{}
-	stream := p.messages.Batches.ResultsStreaming(ctx, id, anthropic.MessageBatchResultsParams{})
-	defer stream.Close()
-	for stream.Next() {
-		item := stream.Current()
+	res, err := p.c.do(ctx, http.MethodGet, path+"/results", nil, "", "application/x-jsonl")
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	dec := json.NewDecoder(res.Body)
+	for {
+		var item anthropicResult
+		err := dec.Decode(&item)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read results of batch %s: %w", id, err)
+		}
 		switch res := item.Result; res.Type {
 		case "succeeded":
-			out.Results[item.CustomID] = anthropicResponse(&res.Message)
+			out.Results[item.CustomID] = res.Message.response()
 		case "errored":
 			out.Errors[item.CustomID] = fmt.Sprintf("errored: %s: %s", res.Error.Error.Type, res.Error.Error.Message)
 		default:
 			out.Errors[item.CustomID] = res.Type // canceled, expired
 		}
-	}
-	if err := stream.Err(); err != nil {
-		return nil, fmt.Errorf("read results of batch %s: %w", id, err)
 	}
 	return out, nil
 }

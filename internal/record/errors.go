@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/compacteval/compacteval/internal/redact"
 )
 
 // Errors callers branch on. A *StatusError wraps them.
@@ -74,32 +71,6 @@ func (e *StatusError) Retryable() bool {
 
 // maxErrorBody bounds how much of an error answer is read.
 const maxErrorBody = 64 << 10
-
-// middleware turns every HTTP error answer into a *StatusError before the SDK sees it, so
-// that both SDKs and every OpenAI-compatible server (whose error bodies differ) give the
-// same errors, with the retry-after header at hand; it bounds every other body to limit
-// bytes. The key is removed from what an error answer says (a server may echo it), and
-// query values from its URL.
-func middleware(provider string, limit int64, key string) func(*http.Request, func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	return func(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-		res, err := next(req)
-		if err != nil {
-			return res, err
-		}
-		if res.StatusCode < 400 {
-			limitBody(req, res, limit)
-			return res, nil
-		}
-		defer res.Body.Close()
-		body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
-		e := &StatusError{Provider: provider, Status: res.StatusCode, URL: urlText(req.URL)}
-		e.Type, e.Message = errorBody(body)
-		e.Type, _ = redact.Literals(e.Type, key)
-		e.Message, _ = redact.Literals(e.Message, key)
-		e.RetryAfter, e.HasRetryAfter = retryAfter(res.Header, time.Now())
-		return nil, e
-	}
-}
 
 // errorBody finds the type and message in the error shapes servers use:
 // {"error":{"type","message"}} (Anthropic, OpenAI, Ollama), {"error":"..."},

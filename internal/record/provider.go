@@ -74,7 +74,7 @@ type Config struct {
 	SendKeyToBaseURL bool
 	// MaxResponseBytes bounds each response body; 0 means DefaultMaxResponseBytes.
 	MaxResponseBytes int64
-	// Timeout bounds one call; Anthropic's SDK refuses long non-streaming calls without it.
+	// Timeout bounds one Send; 0 means an hour.
 	Timeout time.Duration
 	// HTTPClient is used instead of the default one when set.
 	HTTPClient *http.Client

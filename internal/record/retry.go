@@ -10,8 +10,8 @@ import (
 
 // Retry calls a provider with a timeout per attempt, and tries again after a rate limit or
 // a server error, waiting what the provider's retry-after header asks for or else an
-// exponential backoff. The SDKs' own retries are off, so that this one policy holds for
-// both and tests can run it without waiting.
+// exponential backoff. The providers make no retry of their own, so that this one policy
+// holds for both and tests can run it without waiting.
 type Retry struct {
 	// Retries is how many times a failed call is tried again.
 	Retries int

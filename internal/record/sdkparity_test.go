@@ -1,166 +1,157 @@
 package record_test
 
-// An external test: it alone names the SDKs' whole clients (anthropic.NewClient,
-// openai.NewClient), whose generic pagers take seconds to compile, and here they compile
-// once, not again in package record rebuilt with its internal tests.
-
 import (
 	"bytes"
 	"context"
-	"mime"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
-	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	anthropicoption "github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/compacteval/compacteval/compact"
-	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/internal/record"
 	"github.com/compacteval/compacteval/internal/record/recordtest"
-	"github.com/openai/openai-go/v3"
-	openaioption "github.com/openai/openai-go/v3/option"
+	"github.com/google/go-cmp/cmp"
 )
 
-// sent is what reached the server: the request line and the headers that do not depend
-// on the body.
-type sent struct {
-	method, url string
-	header      http.Header
-}
-
-// capture records each request and sends it on to the fake server.
-type capture struct {
-	srv  *recordtest.Server
-	sent []sent
-}
-
-func (c *capture) RoundTrip(r *http.Request) (*http.Response, error) {
-	h := r.Header.Clone()
-	h.Del("Content-Length")
-	h.Del("Idempotency-Key") // random on each request
-	if mt, params, err := mime.ParseMediaType(h.Get("Content-Type")); err == nil && params["boundary"] != "" {
-		h.Set("Content-Type", mt) // a multipart body's random boundary
-	}
-	c.sent = append(c.sent, sent{r.Method, r.URL.String(), h})
-	u, _ := url.Parse(c.srv.URL)
-	r = r.Clone(r.Context())
-	r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-const key = "sk-parity-0123456789"
-
-// TestProvidersSendWhatTheSDKClientsSend sends one message and one batch through record's
-// provider and through the SDK's client given the options record passes, with the
-// environment each SDK reads set, to the provider's own host and to a base URL, and
-// compares the requests.
+// TestProvidersSendWhatTheSDKClientsSend replays each fixture of testdata/sdkparity, which
+// internal/record/sdkparity (its own module: make sdk-parity) recorded through record's
+// providers as they were written against anthropic-sdk-go and openai-go. Given the same
+// request, key, base URL and environment, record's provider must send every request of
+// Send, Submit and Collect as the SDK did: the same method and URL, the same body byte for
+// byte, and the same headers, but for the ones that name the client (clientHeader). And of
+// the same answers it must make the same Response and BatchResults.
 func TestProvidersSendWhatTheSDKClientsSend(t *testing.T) {
-	for _, k := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "OPENAI_ADMIN_KEY"} {
-		t.Setenv(k, "env-"+strings.ToLower(k))
+	files, err := filepath.Glob("testdata/sdkparity/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures in testdata/sdkparity (%v): run make sdk-parity", err)
 	}
-	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
-	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
-	t.Setenv("OPENAI_ORG_ID", "org-parity")
-	t.Setenv("OPENAI_PROJECT_ID", "proj-parity")
-	t.Setenv("OPENAI_CUSTOM_HEADERS", "X-Parity: yes")
-	msgs := []corpus.Message{{Role: corpus.RoleUser, Text: "hello"}}
-	for _, tt := range []struct {
-		name, provider, base string
-	}{
-		{"anthropic own host", record.Anthropic, ""},
-		{"anthropic base URL", record.Anthropic, "http://localhost:8080"},
-		{"openai own host", record.OpenAI, ""},
-		{"openai base URL", record.OpenAI, "http://localhost:8080/v1"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := recordtest.NewServer(t)
-			srv.Script("m1", recordtest.Reply{Text: "answer"}, recordtest.Reply{Text: "answer"})
-			srv.Key = key
-			ours, theirs := &capture{srv: srv}, &capture{srv: srv}
-			p, err := record.New(record.Config{Provider: tt.provider, BaseURL: tt.base, APIKey: key, SendKeyToBaseURL: true,
-				Timeout: time.Minute, HTTPClient: &http.Client{Transport: ours}})
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
+			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			req := &record.Request{Provider: tt.provider, Model: "m1", Messages: msgs, Instruction: "summarize",
-				Params: record.Params{MaxTokens: compact.MaxTokens, ToolsAsText: true}}
+			var f recordtest.ParityFixture
+			if err := json.Unmarshal(data, &f); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			for k, v := range f.Env {
+				t.Setenv(k, v)
+			}
+			var req record.Request
+			if err := json.Unmarshal(f.Request, &req); err != nil {
+				t.Fatalf("%s: request: %v", file, err)
+			}
+			rt := &replay{t: t, want: f.Exchanges}
+			p, err := record.New(record.Config{Provider: f.Provider, BaseURL: f.BaseURL, APIKey: f.APIKey, SendKeyToBaseURL: true,
+				HTTPClient: &http.Client{Transport: rt}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			ctx := context.Background()
-			if _, err := p.Send(ctx, req); err != nil {
-				t.Fatal(err)
+			resp, err := p.Send(ctx, &req)
+			if err != nil {
+				t.Fatalf("Send: %v", err)
 			}
-			if _, err := p.Submit(ctx, []record.BatchItem{{CustomID: "c1", Request: req}}); err != nil {
-				t.Fatal(err)
+			sameJSON(t, "Send", f.Response, resp)
+			missing := req
+			missing.Model = recordtest.MissingModel
+			id, err := p.Submit(ctx, []record.BatchItem{{CustomID: "c1", Request: &req}, {CustomID: "c2", Request: &missing}})
+			if err != nil {
+				t.Fatalf("Submit: %v", err)
 			}
-			sdk := &http.Client{Transport: theirs}
-			switch tt.provider {
-			case record.Anthropic:
-				sendAnthropic(t, ctx, tt.base, sdk)
-			case record.OpenAI:
-				sendOpenAI(t, ctx, tt.base, sdk)
+			if id != f.BatchID {
+				t.Errorf("Submit() = %q, want %q", id, f.BatchID)
 			}
-			if len(ours.sent) != len(theirs.sent) {
-				t.Fatalf("record's provider made %d requests, the SDK's client %d", len(ours.sent), len(theirs.sent))
+			batch, err := p.Collect(ctx, id)
+			if err != nil {
+				t.Fatalf("Collect: %v", err)
 			}
-			for i := range ours.sent {
-				o, s := ours.sent[i], theirs.sent[i]
-				if o.method != s.method || o.url != s.url {
-					t.Errorf("request %d: record %s %s, SDK client %s %s", i+1, o.method, o.url, s.method, s.url)
-				}
-				if a, b := headerText(o.header), headerText(s.header); a != b {
-					t.Errorf("request %d (%s): headers differ\nrecord:\n%s\nSDK client:\n%s", i+1, o.url, a, b)
-				}
+			sameJSON(t, "Collect", f.Batch, batch)
+			if rt.n != len(f.Exchanges) {
+				t.Errorf("record's provider made %d requests, the SDK's %d", rt.n, len(f.Exchanges))
 			}
 		})
 	}
 }
 
-// sendAnthropic does what newAnthropic's provider does, through anthropic.NewClient.
-func sendAnthropic(t *testing.T, ctx context.Context, base string, hc *http.Client) {
-	opts := []anthropicoption.RequestOption{anthropicoption.WithoutEnvironmentDefaults(), anthropicoption.WithMaxRetries(0), anthropicoption.WithAPIKey(key)}
-	if base != "" {
-		opts = append(opts, anthropicoption.WithBaseURL(base))
-	}
-	client := anthropic.NewClient(append(opts, anthropicoption.WithHTTPClient(hc))...)
-	params := anthropic.MessageNewParams{Model: "m1", MaxTokens: compact.MaxTokens,
-		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hello"), anthropic.NewTextBlock("summarize"))}}
-	if _, err := client.Messages.New(ctx, params, anthropicoption.WithRequestTimeout(time.Minute)); err != nil {
-		t.Fatal(err)
-	}
-	bp := anthropic.MessageBatchNewParamsRequestParams{Model: params.Model, MaxTokens: params.MaxTokens, Messages: params.Messages}
-	if _, err := client.Messages.Batches.New(ctx, anthropic.MessageBatchNewParams{Requests: []anthropic.MessageBatchNewParamsRequest{{CustomID: "c1", Params: bp}}}); err != nil {
-		t.Fatal(err)
-	}
+// clientHeader reports whether a header names the client that sends, not the request:
+// the SDKs sent their own User-Agent and X-Stainless-* (language, package version, OS,
+// architecture, Go version, retry count, timeout); record sends User-Agent
+// compacteval/VERSION and nothing of Stainless.
+func clientHeader(name string) bool {
+	return name == "User-Agent" || strings.HasPrefix(name, "X-Stainless-")
 }
 
-// sendOpenAI does what newOpenAI's provider does, through openai.NewClient.
-func sendOpenAI(t *testing.T, ctx context.Context, base string, hc *http.Client) {
-	if base == "" {
-		base = "https://api.openai.com/v1/"
+// replay checks each request against the next recorded exchange, and answers it with the
+// recorded answer.
+type replay struct {
+	t    *testing.T
+	want []recordtest.Exchange
+	mu   sync.Mutex
+	n    int
+}
+
+func (r *replay) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	got, err := recordtest.ReadExchange(req)
+	if err != nil {
+		return nil, err
 	}
-	client := openai.NewClient(openaioption.WithAPIKey(key), openaioption.WithMaxRetries(0), openaioption.WithBaseURL(base), openaioption.WithHTTPClient(hc))
-	params := openai.ChatCompletionNewParams{Model: "m1", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hello"), openai.UserMessage("summarize")}}
-	if _, err := client.Chat.Completions.New(ctx, params, openaioption.WithRequestTimeout(time.Minute)); err != nil {
-		t.Fatal(err)
+	if r.n >= len(r.want) {
+		r.t.Errorf("request %d, %s %s: the SDK made only %d", r.n+1, got.Method, got.URL, len(r.want))
+		return nil, fmt.Errorf("no recorded answer")
 	}
-	file, err := client.Files.New(ctx, openai.FileNewParams{
-		File:    openai.File(bytes.NewReader([]byte("{}\n")), "compacteval-batch.jsonl", "application/jsonl"),
-		Purpose: openai.FilePurposeBatch,
-	})
+	want := r.want[r.n]
+	r.n++
+	if got.Method != want.Method || got.URL != want.URL {
+		r.t.Errorf("request %d: record sends %s %s, the SDK sent %s %s", r.n, got.Method, got.URL, want.Method, want.URL)
+	}
+	if ua := got.Header.Get("User-Agent"); !strings.HasPrefix(ua, "compacteval/") {
+		r.t.Errorf("request %d: User-Agent %q, want compacteval/VERSION", r.n, ua)
+	}
+	if diff := cmp.Diff(requestHeaders(want.Header), requestHeaders(got.Header)); diff != "" {
+		r.t.Errorf("request %d (%s %s): headers differ (-SDK +record):\n%s", r.n, got.Method, got.URL, diff)
+	}
+	if diff := cmp.Diff(want.Body, got.Body); diff != "" {
+		r.t.Errorf("request %d (%s %s): bodies differ (-SDK +record):\n%s", r.n, got.Method, got.URL, diff)
+	}
+	return &http.Response{
+		StatusCode: want.Status, Status: fmt.Sprintf("%d %s", want.Status, http.StatusText(want.Status)),
+		Header: want.ResponseHeader.Clone(), Body: io.NopCloser(strings.NewReader(want.ResponseBody)),
+		ContentLength: int64(len(want.ResponseBody)), Request: req,
+	}, nil
+}
+
+// requestHeaders returns h without the headers that name the client.
+func requestHeaders(h http.Header) http.Header {
+	out := http.Header{}
+	for k, v := range h {
+		if !clientHeader(k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// sameJSON fails unless got is, as JSON, what the SDK-based provider made (want).
+func sameJSON(t *testing.T, what string, want json.RawMessage, got any) {
+	t.Helper()
+	data, err := json.Marshal(got)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Batches.New(ctx, openai.BatchNewParams{InputFileID: file.ID, Endpoint: openai.BatchNewParamsEndpointV1ChatCompletions,
-		CompletionWindow: openai.BatchNewParamsCompletionWindow24h}); err != nil {
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, want); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// headerText prints h one header a line, sorted.
-func headerText(h http.Header) string {
-	var b bytes.Buffer
-	h.Write(&b)
-	return b.String()
+	if diff := cmp.Diff(compact.String(), string(data)); diff != "" {
+		t.Errorf("%s mismatch (-SDK +record):\n%s", what, diff)
+	}
 }
