@@ -119,6 +119,10 @@ type Result struct {
 	// MaxSummaryTokens is the most summary tokens head's summaries may average; 0 for
 	// no limit.
 	MaxSummaryTokens int `json:"max_summary_tokens"`
+	// Spent is what this run spent: the calls it made and their cost, apart from the
+	// recorded cost of the answers it reads (SideInfo.Cost). It is in the JSON only, so
+	// that the Markdown and HTML of an -offline replay are the online run's, byte for byte.
+	Spent *Spent `json:"spent"`
 	// Failures say why the run fails; empty when it passes.
 	Failures []string `json:"failures"`
 }

@@ -251,6 +251,11 @@ func TestOfflineReplay(t *testing.T) {
 	if f.fake.Calls() != calls {
 		t.Errorf("the offline run made %d calls, want 0", f.fake.Calls()-calls)
 	}
+	// What the run spent is apart from the recorded cost: the online run made every call,
+	// the replay none, and both documents read the same answers.
+	if first.Spent == nil || first.Spent.Calls != calls || second.Spent == nil || second.Spent.Calls != 0 || second.Spent.Replayed+second.Spent.Existing != calls {
+		t.Errorf("Spent = %+v online, %+v offline; want %d calls, then none and %d answers replayed or read", first.Spent, second.Spent, calls, calls)
+	}
 	var a, b strings.Builder
 	Markdown(&a, first)
 	Markdown(&b, second)

@@ -86,10 +86,11 @@ del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decora
 {{with .Unscorable}}<h2>Inputs not scored</h2><ul>{{range .}}<li><code>{{.Input}}</code>: {{.Reason}}</li>{{end}}</ul>{{end}}
 <h2>Summaries lost</h2>
 {{with .Lost}}<ul>{{range .}}<li>{{.Side}}: <code>{{.Input}}</code>, sample {{.Sample}} ({{.Case}})</li>{{end}}</ul>{{else}}<p>None.</p>{{end}}
-<h2>Tokens and cost</h2>
-<table><tr><th>side</th><th>answers</th><th>tokens in</th><th>tokens out</th><th>cost</th></tr>
+<h2>Tokens and recorded cost</h2>
+<table><tr><th>side</th><th>answers</th><th>tokens in</th><th>tokens out</th><th>recorded cost</th></tr>
 {{range .Sides}}<tr><td>{{.Name}}</td><td>{{.Info.Calls}}</td><td>{{.Info.TokensIn}}</td><td>{{.Info.TokensOut}}</td><td>{{cost .Info.Cost}}</td></tr>
 {{end}}</table>
+<p>What every answer read cost when it was recorded, replayed ones included; what this run spent is on stderr and in the JSON (<code>spent</code>).</p>
 </body></html>
 {{define "side"}}<div><h4>{{.Name}}, sample {{.S.Sample}}: score {{value .S.Values "score"}}, missed {{len .S.Missed}} facts{{if .S.Fallback}} (found by the extractor's fallback){{end}}</h4>
 {{if .S.Found}}<pre>{{.S.Summary}}</pre>{{else}}<p>No summary found in the answer.</p>{{end}}</div>{{end}}

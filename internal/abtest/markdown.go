@@ -229,10 +229,11 @@ func writeTail(b *strings.Builder, r *Result) {
 	if len(r.Lost) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString("### Tokens and cost\n\n| side | answers | tokens in | tokens out | cost |\n|---|---:|---:|---:|---:|\n")
+	b.WriteString("### Tokens and recorded cost\n\n| side | answers | tokens in | tokens out | recorded cost |\n|---|---:|---:|---:|---:|\n")
 	for _, s := range r.sides() {
 		fmt.Fprintf(b, "| %s | %d | %d | %d | %s |\n", s.name, s.info.Calls, s.info.TokensIn, s.info.TokensOut, cost(s.info.Cost))
 	}
+	b.WriteString("\nWhat every answer read cost when it was recorded, replayed ones included; what this run spent is on stderr and in the JSON (`spent`).\n")
 }
 
 // tableHeader names a column per measure, in Measures order (tableRow's).

@@ -56,10 +56,16 @@ func Family(model string) string { return datedID.ReplaceAllString(model, "") }
 // Spent is what a run did with its jobs: the calls it made and the tokens the provider
 // counted for them (what this run spent), and the answers it did not pay for.
 type Spent struct {
-	Calls, TokensIn, TokensOut int
+	Calls     int `json:"calls"`
+	TokensIn  int `json:"tokens_in"`
+	TokensOut int `json:"tokens_out"`
 	// Replayed answers came from the cache, Existing from case files written before;
 	// Failed jobs have no answer (a call that failed after it was made is also a call).
-	Replayed, Existing, Failed int
+	Replayed int `json:"replayed"`
+	Existing int `json:"existing"`
+	Failed   int `json:"failed"`
+	// Cost is what the calls made cost at the price given, nil when none is known.
+	Cost *float64 `json:"cost_usd"`
 }
 
 // Spend counts what outcomes spent: a call is counted when the provider was asked,

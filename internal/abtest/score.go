@@ -134,11 +134,15 @@ func Score(p *Plan, outs []record.Outcome, opt Options) (*Result, error) {
 		r.Measures = append(r.Measures, c)
 	}
 	r.Verdict = r.Measures[0].Verdict
+	spent := Spend(outs)
+	r.Spent = &spent
 	if opt.Price != nil {
 		for _, info := range infos {
 			c := opt.Price.Cost(info.TokensIn, info.TokensOut)
 			info.Cost = &c
 		}
+		c := opt.Price.Cost(spent.TokensIn, spent.TokensOut)
+		spent.Cost = &c
 	}
 	// Worse says the whole interval is below zero; with one input there is none.
 	if r.Verdict.Verdict == Worse && (opt.MinDelta == 0 || r.Verdict.High < -opt.MinDelta) {
