@@ -4,9 +4,10 @@
 //     import { extractSummary } from "./robust";
 //
 // It is the TypeScript twin of compacteval's Go `compact.ExtractRobust` (compact/robust.go,
-// robust_scan.go, robust_policy.go), whose doc comment states the policy; the two are held
-// equal by a differential test (compact/robust_ts_test.go) on the corpus, the drift matrix and
-// generated inputs. It has no dependencies and runs in time linear in the length of the text.
+// robust_scan.go and a file per rule, robust_rule_*.go), whose policy docs/robust.md states
+// rule by rule; the two are held equal by a differential test (compact/robust_ts_test.go) on
+// the corpus, the drift matrix and generated inputs. It has no dependencies and runs in time
+// linear in the length of the text.
 // The npm package @compacteval/robust (npm/robust, make npm-robust) is this file, types stripped.
 //
 // On a well-formed answer (an analysis block, then one summary block, tags alone on their
@@ -873,6 +874,17 @@ class Scan {
 				let j = at32(nextStruct, i + 1);
 				let e = -1;
 				if (j < n) {
+					const a = at32(nextAny, i + 1);
+					if (a < j) {
+						const k = at32(nextSummary, a + 1);
+						if (k < j && at32(nextSumClose, k) < j && (tags.flags(k) & AT_LINE_START) !== 0) {
+							// A closer with text after it on its line (</analysis>x), then a whole summary block before the next
+							// analysis closer: the analysis ended at the first closer, the block is the summary.
+							analysis.push({ start: tags.start(i), end: tags.end(a) });
+							i = a;
+							continue;
+						}
+					}
 					const k = at32(nextSummary, i + 1);
 					if (k < j && tags.name(j - 1) === Name.Summary && tags.kind(j - 1) === Kind.Closer && onlyInvisible(this.text, tags.end(j - 1), tags.start(j))) {
 						analysis.push({ start: tags.start(i), end: tags.start(k) });
@@ -1316,7 +1328,9 @@ class Scan {
 				break;
 			}
 		}
-		const body = trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, NO_SPANS)), this.nel);
+		// The ends lose their tag lines as a block's body does (rule "Trim"): cutting a closed analysis block out of
+		// "<analysis<analysis></analysis>>" leaves "<analysis>".
+		const body = trimTagLines(trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, NO_SPANS)), this.nel), this.nel);
 		if (!hasProse(body, this.nlOnly) || isToolCall(body, this.nlOnly) || isRefusal(body)) return undefined;
 		return body;
 	}

@@ -7,20 +7,22 @@ import (
 
 // Rule "Analysis" of docs/robust.md, as it states it: an analysis (or think) block runs from its
 // opener to the first closer that names analysis, think or thinking (a model that closes
-// `<analysis>` with `</think>` still closed it). It ends earlier, at the summary opener, in two
-// cases: a closer written right after the summary's closer (`</summary></analysis>`), and a summary
-// opener alone on its line with no summary closer before the analysis closer (the analysis was left
-// open and the summary closed with `</analysis>`). Unclosed, it runs to a summary closer that comes
-// before any summary opener (the analysis closed with the wrong closer), else to the next summary
-// opener that is not prose about the tag (one followed on its line by a lower-case word, with no
-// summary closer after it: `<summary> has to hold all nine sections`), else to the end; but one
-// that runs to such a summary closer and was opened on the line after a fence line ends earlier, at
-// the first bare fence line of that character (the model closed the fence, not the analysis). An
-// analysis closer with no opener, before any summary opener (an orphan), makes the text before it,
-// back to the last analysis block, analysis. An opener whose next tag is its closer is a closed
-// block too where the opener is mid-line or the closer is on its line (`<analysis></analysis>`
-// before prose). Nothing inside an analysis block is ever returned, except where a summary quotes
-// one in a fenced code block.
+// `<analysis>` with `</think>` still closed it); a closer with text after it on its line
+// (`</analysis>x`) is passed over for a later one at a line end, except where a whole summary
+// block, its opener at a line start, comes between them. It ends earlier, at the summary opener, in
+// two cases: a closer written right after the summary's closer (`</summary></analysis>`), and a
+// summary opener alone on its line with no summary closer before the analysis closer (the analysis
+// was left open and the summary closed with `</analysis>`). Unclosed, it runs to a summary closer
+// that comes before any summary opener (the analysis closed with the wrong closer), else to the
+// next summary opener that is not prose about the tag (one followed on its line by a lower-case
+// word, with no summary closer after it: `<summary> has to hold all nine sections`), else to the
+// end; but one that runs to such a summary closer and was opened on the line after a fence line
+// ends earlier, at the first bare fence line of that character (the model closed the fence, not the
+// analysis). An analysis closer with no opener, before any summary opener (an orphan), makes the
+// text before it, back to the last analysis block, analysis. An opener whose next tag is its closer
+// is a closed block too where the opener is mid-line or the closer is on its line
+// (`<analysis></analysis>` before prose). Nothing inside an analysis block is ever returned, except
+// where a summary quotes one in a fenced code block.
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
@@ -97,6 +99,16 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 				continue
 			}
 			if j := int(next[i+1].structClose); j < n {
+				if a := int(next[i+1].anyClose); a < j {
+					if k := int(next[a+1].summary); k < j && int(next[k].sumClose) < j && tags[k].is(atLineStart) {
+						// A closer with text after it on its line (`</analysis>x`), then a
+						// whole summary block before the next analysis closer: the analysis
+						// ended at the first closer, the block is the summary.
+						analysis = append(analysis, region{int(t.start), int(tags[a].end)})
+						i = a
+						continue
+					}
+				}
 				if k := int(next[i+1].summary); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
 					sc.onlyInvisible(int(tags[j-1].end), int(tags[j].start)) {
 					// The analysis was closed only after the summary: it ends at the summary.

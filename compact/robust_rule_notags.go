@@ -204,7 +204,9 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 			break
 		}
 	}
-	body := trimRobust(trimPartialCloser(sc.cutRegions(0, end, analysis, nil)), sc.nel)
+	// The ends lose their tag lines as a block's body does (rule "Trim"): cutting a closed
+	// analysis block out of "<analysis<analysis></analysis>>" leaves "<analysis>".
+	body := trimTagLines(trimRobust(trimPartialCloser(sc.cutRegions(0, end, analysis, nil)), sc.nel), sc.nel)
 	if !hasProse(body) || isToolCall(body) || isRefusal(body) {
 		return "", false
 	}
