@@ -1666,12 +1666,46 @@ function isRefusal(body: string): boolean {
 	return false;
 }
 
-// tagIndex returns the index of the first tag in s (-1 for none) and how many there are,
-// counting no further than 2.
-function tagIndex(s: string, tag: string): [number, number] {
-	const i = s.indexOf(tag);
-	if (i < 0) return [-1, 0];
-	return [i, s.indexOf(tag, i + tag.length) >= 0 ? 2 : 1];
+// SHAPE_TAG matches the four tags of the well-formed shape as the prompt spells them.
+const SHAPE_TAG = /<\/?(?:summary|analysis)>/g;
+
+// shapeTags returns the position of each of the four tags of the well-formed shape in s
+// (<summary>, </summary>, <analysis>, </analysis>; -1 for none), or undefined where any of
+// them occurs twice (the Go side's shapeTags). Four indexOf calls for the tags cost sixteen
+// times the Go time on lines of "<summary a="yyy...">", where the search for "<summary>"
+// shifts one character at a time over the y's: it reads each '<' instead, and where they
+// are dense (a line of them), where a call for each costs more, a regular expression
+// reads the rest.
+function shapeTags(s: string): number[] | undefined {
+	const at = [-1, -1, -1, -1];
+	const put = (w: number, i: number): boolean => {
+		if (at[w] !== -1) return false;
+		at[w] = i;
+		return true;
+	};
+	let budget = 64 + (s.length >> 5);
+	for (let i = s.indexOf("<"); i >= 0; i = s.indexOf("<", i + 1)) {
+		if (--budget < 0) {
+			SHAPE_TAG.lastIndex = i;
+			for (let m = SHAPE_TAG.exec(s); m !== null; m = SHAPE_TAG.exec(s)) {
+				const slash = s.charCodeAt(m.index + 1) === SLASH ? 1 : 0;
+				if (!put((s.charCodeAt(m.index + 1 + slash) === 115 ? 0 : 2) + slash, m.index)) return undefined;
+			}
+			return at;
+		}
+		const c = s.charCodeAt(i + 1);
+		let w = -1;
+		if (c === 115) {
+			if (s.startsWith("summary>", i + 1)) w = 0;
+		} else if (c === 97) {
+			if (s.startsWith("analysis>", i + 1)) w = 2;
+		} else if (c === SLASH) {
+			if (s.startsWith("/summary>", i + 1)) w = 1;
+			else if (s.startsWith("/analysis>", i + 1)) w = 3;
+		}
+		if (w >= 0 && !put(w, i)) return undefined;
+	}
+	return at;
 }
 
 // wellFormed: the answer the prompt asks for, where the seed's line-anchored result is kept.
@@ -1682,13 +1716,12 @@ function tagIndex(s: string, tag: string): [number, number] {
 function wellFormed(text: string, ends: LineEnds): string | undefined {
 	if (ends.lt < 0) return undefined;
 	const s = text.trim();
-	const [open, opens] = tagIndex(s, "<summary>");
-	if (opens !== 1) return undefined;
-	const [close, closes] = tagIndex(s, "</summary>");
-	if (closes !== 1 || close + "</summary>".length !== s.length || close < open) return undefined;
-	const [, analyses] = tagIndex(s, "<analysis>");
-	const [aclose, aclosers] = tagIndex(s, "</analysis>");
-	if (analyses > 1 || aclosers !== analyses || ((ends.cr || ends.nel || ends.sep) && !onlyNewlines(s))) return undefined;
+	const at = shapeTags(s);
+	if (at === undefined) return undefined;
+	const [open, close, analysis, aclose] = at as [number, number, number, number];
+	if (open < 0 || close < 0 || close + "</summary>".length !== s.length || close < open) return undefined;
+	const analyses = analysis >= 0 ? 1 : 0;
+	if ((aclose >= 0 ? 1 : 0) !== analyses || ((ends.cr || ends.nel || ends.sep) && !onlyNewlines(s))) return undefined;
 	if (analyses === 1 && (!s.startsWith("<analysis>\n") || s.charCodeAt(aclose - 1) !== NL || s.charCodeAt(aclose + "</analysis>".length) !== NL || aclose > open))
 		return undefined;
 	// Each tag alone on its line: "\n<summary>\n" ... "\n</summary>", at the end.
