@@ -877,7 +877,7 @@ class Scan {
 					const a = at32(nextAny, i + 1);
 					if (a < j) {
 						const k = at32(nextSummary, a + 1);
-						if (k < j && at32(nextSumClose, k) < j && (tags.flags(k) & AT_LINE_START) !== 0) {
+						if (k < j && at32(nextSumClose, k) < j) {
 							// A closer with text after it on its line (</analysis>x), then a whole summary block before the next
 							// analysis closer: the analysis ended at the first closer, the block is the summary.
 							analysis.push({ start: tags.start(i), end: tags.end(a) });
@@ -925,6 +925,9 @@ class Scan {
 				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
 			}
 		}
+		// A block written inside a tag (</summary<analysis></analysis>>) takes the tag with it: cutting it leaves no tag
+		// made of the two ends (the Go side's widenInTag).
+		for (const r of analysis) this.widenInTag(r);
 		// Mark the tags inside analysis blocks, both in text order.
 		for (let i = 0, r = 0; i < n && r < analysis.length; ) {
 			const start = tags.start(i);
@@ -935,6 +938,22 @@ class Scan {
 			}
 		}
 		return { analysis, examples };
+	}
+
+	// widenInTag widens r, an analysis block, to the tag it is written inside: a '<' before it on its line with no '>'
+	// between, a '>' right after it.
+	private widenInTag(r: Region): void {
+		const text = this.text;
+		if (r.start === 0 || r.end >= text.length || text.charCodeAt(r.end) !== GT || text.charCodeAt(r.start) !== LT) return;
+		for (let p = r.start - 1; p >= 0; p--) {
+			const c = text.charCodeAt(p);
+			if (c === LT) {
+				r.start = p;
+				r.end++;
+				return;
+			}
+			if (c === GT || c === NL || c === CR || c === LS || c === PS || (c === NEL && this.nel)) return;
+		}
 	}
 
 	// rule "Blocks" and "Duplicates": the best summary block.

@@ -129,6 +129,10 @@ func TestExtractRobust(t *testing.T) {
 			short, true, "rule Analysis, with other line ends (fuzz seed 20261207)"},
 		{"a closed analysis block inside a tag", "<analysis<analysis>SECRET-ANALYSIS</analysis>>\nDone: the tests pass.", "Done: the tests pass.", true,
 			"rule Trim: cutting the block leaves an <analysis> line, which the text's ends lose (fuzz seed 20261207)"},
+		{"a closed analysis block inside a summary closer", "Done: the tests pass.\n</summary<analysis>SECRET-ANALYSIS</Analysis>>\nThanks.",
+			"Done: the tests pass.\n\nThanks.", true, "rule Analysis: the block takes the broken tag around it, so no </summary> line is left (fuzz seed 42)"},
+		{"an analysis closer right before a misspelled opener, then a block", "<analysis>\nSECRET-ANALYSIS</analysis><sumary>\n<summary>\n" + short + "\n</summary>\n<analysis></Analysis>",
+			short, true, "rule Analysis: the whole block comes before the next closer (fuzz seed 20261208)"},
 		{"a U+0085 before a tag", "<summary>\n\u0085<y>\n</summary>", "", false,
 			"rule Truncation: a tag after an invisible character is a tag alone; seed returns the line (fuzz seed 20261207)"},
 	} {
