@@ -259,3 +259,38 @@ func TestRobustAllocLinear(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRobustLinear repeats a unit of text, seeded with every family of textgen.Families,
+// to about 20 KB and to ten times that, and holds robust's full scan to the allocation
+// bounds of TestRobustAllocLinear on the two: at most 8 bytes allocated per input byte, and
+// no more than half as much again per byte at the larger size. Allocation, not time: the
+// fuzzer finds the shapes whose memory grows faster than the input, and a shape it finds
+// joins the families, where TestRobustLinear counts its instructions.
+//
+//	go test -run='^$' -fuzz='^FuzzRobustLinear$' -fuzztime=60s ./compact
+func FuzzRobustLinear(f *testing.F) {
+	for _, fam := range textgen.Families(1) {
+		f.Add(fam.Text)
+	}
+	f.Fuzz(func(t *testing.T, unit string) {
+		if len(unit) == 0 || len(unit) > 512 {
+			return // nothing to repeat, or too few copies to show growth
+		}
+		alloc := func(text string) float64 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			extractRobust(text, true)
+			runtime.ReadMemStats(&after)
+			return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(text))
+		}
+		small := strings.Repeat(unit, (20<<10)/len(unit)+1)
+		large := strings.Repeat(unit, 10*((20<<10)/len(unit)+1))
+		p1, p10 := alloc(small), alloc(large)
+		if p10 > 8 {
+			t.Errorf("robust allocates %.1f bytes per input byte on %d copies of %q, want at most 8", p10, len(large)/len(unit), unit)
+		}
+		if p10 > 1.5*p1 && p10*float64(len(large)) > 64<<10 {
+			t.Errorf("robust's allocation per byte grows %.2fx from %d to %d copies of %q (%.2f -> %.2f a byte)", p10/p1, len(small)/len(unit), len(large)/len(unit), unit, p1, p10)
+		}
+	})
+}
