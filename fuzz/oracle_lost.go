@@ -33,7 +33,7 @@ func visibleSummary(text string) (visible, maybe bool) {
 		}
 		body, bracketed, other := false, 0, 0
 		j := i + 1
-		for ; j < len(ls) && !anyTag.MatchString(ls[j]) && !strings.Contains(ls[j], "```"); j++ {
+		for ; j < len(ls) && !anyTag.MatchString(ls[j]) && !strings.Contains(ls[j], "```") && !strings.Contains(ls[j], "~~~"); j++ {
 			t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(ls[j]), "-*"))
 			switch {
 			case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]"):

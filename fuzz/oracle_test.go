@@ -84,6 +84,8 @@ func TestProperties(t *testing.T) {
 		{name: "tags alone", text: "<summary>\n<x>\n</summary>", got: none},
 		{name: "a tag after a U+0085 that ends no line (seed 20261207)", text: "<summary>\n\u0085<y>\n</summary>", got: none},
 		{name: "a tag between invisible characters", text: "<summary>\n\u200b<y>\u00a0<z>\ufeff\n</summary>", got: none},
+		{name: "a tilde fence in the block (seeds 3 and 99)", text: "<summary>\n~~~e\n</summary>\n~~~</Sumary>", got: none},
+		{name: "a backtick fence in the block", text: "<summary>\n```e\n</summary>\n```</summary>", got: none},
 		{name: "a letter after a U+0085 that ends no line", text: "<summary>\n\u0085y\n</summary>", got: none, fails: []string{"summary-lost:closed-block"}},
 		{name: "tags and text", text: "<summary>\n<b>Fix</b> it\n</summary>", got: none, fails: []string{"summary-lost:closed-block"}},
 		{name: "a heading and its text", text: "<summary>\n1. Primary Request and Intent:\n   Fix it.\n</summary>", got: none, fails: []string{"summary-lost:closed-block"}},
