@@ -73,10 +73,10 @@ func BenchmarkExtractors(b *testing.B) {
 }
 
 // BenchmarkFamilies runs seed and robust on every adversarial family of textgen.Families
-// at 100 KB and 1 MB, so that the two sizes show whether time grows linearly:
+// at 100 KB, 1 MB and 10 MB, so that the sizes show whether time grows linearly:
 // go test -run '^$' -bench Families ./compact
 func BenchmarkFamilies(b *testing.B) {
-	for _, size := range []int{100 << 10, 1 << 20} {
+	for _, size := range []int{100 << 10, 1 << 20, 10 << 20} {
 		for _, f := range textgen.Families(size) {
 			for _, name := range []string{"seed", "robust"} {
 				ex, _ := compact.Lookup(name)

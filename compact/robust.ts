@@ -4,9 +4,10 @@
 //     import { extractSummary } from "./robust";
 //
 // It is the TypeScript twin of compacteval's Go `compact.ExtractRobust` (compact/robust.go,
-// robust_scan.go, robust_policy.go), whose doc comment states the policy; the two are held
-// equal by a differential test (compact/robust_ts_test.go) on the corpus, the drift matrix and
-// generated inputs. It has no dependencies and runs in time linear in the length of the text.
+// robust_scan.go and a file per rule, robust_rule_*.go), whose policy docs/robust.md states
+// rule by rule; the two are held equal by a differential test (compact/robust_ts_test.go) on
+// the corpus, the drift matrix and generated inputs. It has no dependencies and runs in time
+// linear in the length of the text.
 // The npm package @compacteval/robust (npm/robust, make npm-robust) is this file, types stripped.
 //
 // On a well-formed answer (an analysis block, then one summary block, tags alone on their
@@ -873,6 +874,17 @@ class Scan {
 				let j = at32(nextStruct, i + 1);
 				let e = -1;
 				if (j < n) {
+					const a = at32(nextAny, i + 1);
+					if (a < j) {
+						const k = at32(nextSummary, a + 1);
+						if (k < j && at32(nextSumClose, k) < j) {
+							// A closer with text after it on its line (</analysis>x), then a whole summary block before the next
+							// analysis closer: the analysis ended at the first closer, the block is the summary.
+							analysis.push({ start: tags.start(i), end: tags.end(a) });
+							i = a;
+							continue;
+						}
+					}
 					const k = at32(nextSummary, i + 1);
 					if (k < j && tags.name(j - 1) === Name.Summary && tags.kind(j - 1) === Kind.Closer && onlyInvisible(this.text, tags.end(j - 1), tags.start(j))) {
 						analysis.push({ start: tags.start(i), end: tags.start(k) });
@@ -913,6 +925,9 @@ class Scan {
 				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
 			}
 		}
+		// A block written inside a tag (</summary<analysis></analysis>>) takes the tag with it: cutting it leaves no tag
+		// made of the two ends (the Go side's widenInTag).
+		for (const r of analysis) this.widenInTag(r);
 		// Mark the tags inside analysis blocks, both in text order.
 		for (let i = 0, r = 0; i < n && r < analysis.length; ) {
 			const start = tags.start(i);
@@ -923,6 +938,22 @@ class Scan {
 			}
 		}
 		return { analysis, examples };
+	}
+
+	// widenInTag widens r, an analysis block, to the tag it is written inside: a '<' before it on its line with no '>'
+	// between, a '>' right after it.
+	private widenInTag(r: Region): void {
+		const text = this.text;
+		if (r.start === 0 || r.end >= text.length || text.charCodeAt(r.end) !== GT || text.charCodeAt(r.start) !== LT) return;
+		for (let p = r.start - 1; p >= 0; p--) {
+			const c = text.charCodeAt(p);
+			if (c === LT) {
+				r.start = p;
+				r.end++;
+				return;
+			}
+			if (c === GT || c === NL || c === CR || c === LS || c === PS || (c === NEL && this.nel)) return;
+		}
 	}
 
 	// rule "Blocks" and "Duplicates": the best summary block.
@@ -1316,7 +1347,9 @@ class Scan {
 				break;
 			}
 		}
-		const body = trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, NO_SPANS)), this.nel);
+		// The ends lose their tag lines as a block's body does (rule "Trim"): cutting a closed analysis block out of
+		// "<analysis<analysis></analysis>>" leaves "<analysis>".
+		const body = trimTagLines(trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, NO_SPANS)), this.nel), this.nel);
 		if (!hasProse(body, this.nlOnly) || isToolCall(body, this.nlOnly) || isRefusal(body)) return undefined;
 		return body;
 	}
@@ -1652,12 +1685,46 @@ function isRefusal(body: string): boolean {
 	return false;
 }
 
-// tagIndex returns the index of the first tag in s (-1 for none) and how many there are,
-// counting no further than 2.
-function tagIndex(s: string, tag: string): [number, number] {
-	const i = s.indexOf(tag);
-	if (i < 0) return [-1, 0];
-	return [i, s.indexOf(tag, i + tag.length) >= 0 ? 2 : 1];
+// SHAPE_TAG matches the four tags of the well-formed shape as the prompt spells them.
+const SHAPE_TAG = /<\/?(?:summary|analysis)>/g;
+
+// shapeTags returns the position of each of the four tags of the well-formed shape in s
+// (<summary>, </summary>, <analysis>, </analysis>; -1 for none), or undefined where any of
+// them occurs twice (the Go side's shapeTags). Four indexOf calls for the tags cost sixteen
+// times the Go time on lines of "<summary a="yyy...">", where the search for "<summary>"
+// shifts one character at a time over the y's: it reads each '<' instead, and where they
+// are dense (a line of them), where a call for each costs more, a regular expression
+// reads the rest.
+function shapeTags(s: string): number[] | undefined {
+	const at = [-1, -1, -1, -1];
+	const put = (w: number, i: number): boolean => {
+		if (at[w] !== -1) return false;
+		at[w] = i;
+		return true;
+	};
+	let budget = 64 + (s.length >> 5);
+	for (let i = s.indexOf("<"); i >= 0; i = s.indexOf("<", i + 1)) {
+		if (--budget < 0) {
+			SHAPE_TAG.lastIndex = i;
+			for (let m = SHAPE_TAG.exec(s); m !== null; m = SHAPE_TAG.exec(s)) {
+				const slash = s.charCodeAt(m.index + 1) === SLASH ? 1 : 0;
+				if (!put((s.charCodeAt(m.index + 1 + slash) === 115 ? 0 : 2) + slash, m.index)) return undefined;
+			}
+			return at;
+		}
+		const c = s.charCodeAt(i + 1);
+		let w = -1;
+		if (c === 115) {
+			if (s.startsWith("summary>", i + 1)) w = 0;
+		} else if (c === 97) {
+			if (s.startsWith("analysis>", i + 1)) w = 2;
+		} else if (c === SLASH) {
+			if (s.startsWith("/summary>", i + 1)) w = 1;
+			else if (s.startsWith("/analysis>", i + 1)) w = 3;
+		}
+		if (w >= 0 && !put(w, i)) return undefined;
+	}
+	return at;
 }
 
 // wellFormed: the answer the prompt asks for, where the seed's line-anchored result is kept.
@@ -1668,13 +1735,12 @@ function tagIndex(s: string, tag: string): [number, number] {
 function wellFormed(text: string, ends: LineEnds): string | undefined {
 	if (ends.lt < 0) return undefined;
 	const s = text.trim();
-	const [open, opens] = tagIndex(s, "<summary>");
-	if (opens !== 1) return undefined;
-	const [close, closes] = tagIndex(s, "</summary>");
-	if (closes !== 1 || close + "</summary>".length !== s.length || close < open) return undefined;
-	const [, analyses] = tagIndex(s, "<analysis>");
-	const [aclose, aclosers] = tagIndex(s, "</analysis>");
-	if (analyses > 1 || aclosers !== analyses || ((ends.cr || ends.nel || ends.sep) && !onlyNewlines(s))) return undefined;
+	const at = shapeTags(s);
+	if (at === undefined) return undefined;
+	const [open, close, analysis, aclose] = at as [number, number, number, number];
+	if (open < 0 || close < 0 || close + "</summary>".length !== s.length || close < open) return undefined;
+	const analyses = analysis >= 0 ? 1 : 0;
+	if ((aclose >= 0 ? 1 : 0) !== analyses || ((ends.cr || ends.nel || ends.sep) && !onlyNewlines(s))) return undefined;
 	if (analyses === 1 && (!s.startsWith("<analysis>\n") || s.charCodeAt(aclose - 1) !== NL || s.charCodeAt(aclose + "</analysis>".length) !== NL || aclose > open))
 		return undefined;
 	// Each tag alone on its line: "\n<summary>\n" ... "\n</summary>", at the end.

@@ -176,6 +176,36 @@ func TestTemplateAsLines(t *testing.T) {
 
 // TestHasLineSeparator holds hasLineSeparator, which searches for the E2 that U+2028 and
 // U+2029 start with and, after 16 others, for their last bytes, to strings.Contains.
+// hasProseRef is hasProse's plain form: isProseLine of each line eachLine splits.
+func hasProseRef(body string) bool {
+	found := false
+	eachLine(body, func(line string) bool {
+		found = isProseLine(line)
+		return !found
+	})
+	return found
+}
+
+// TestHasProseAsLines holds hasProse, which skips a line equal to the one before it and
+// the copies that follow, to its plain form, on loops of one line that end in a line of
+// prose, a partial copy or another terminator, and on random bodies.
+func TestHasProseAsLines(t *testing.T) {
+	bodies := []string{"", "Summary", "Summary\n", "x"}
+	for _, unit := range []string{"Summary\n", "## Summary\n", "\n", "```\n", "<x>\n", "1. Files:\n"} {
+		for _, n := range []int{1, 7, 8, 9, 40, 1000} {
+			loop := strings.Repeat(unit, n)
+			bodies = append(bodies, loop, loop+"Done.", loop+unit[:len(unit)/2], loop+"Done.\n"+loop,
+				loop+"\r\nDone.", loop+"Summary\u2028Done.", loop[:len(loop)-1]+"x\n"+loop)
+		}
+	}
+	bodies = append(bodies, lineBodies(20000)...)
+	for i, body := range bodies {
+		if got, want := hasProse(body), hasProseRef(body); got != want {
+			t.Fatalf("case %d: hasProse(%q) = %v, want %v", i, clipBody(body), got, want)
+		}
+	}
+}
+
 func TestHasLineSeparator(t *testing.T) {
 	var bodies []string
 	for _, n := range []int{0, 1, 15, 16, 17, 40} {
@@ -328,6 +358,7 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 			got, want bool
 		}{
 			{"isToolCall", isToolCall(body), isToolCallRef(body)},
+			{"hasProse", hasProse(body), hasProseRef(body)},
 			{"isTemplate", isTemplate(body), isTemplateRef(body)},
 		}
 		for _, c := range checks {

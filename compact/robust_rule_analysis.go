@@ -7,20 +7,23 @@ import (
 
 // Rule "Analysis" of docs/robust.md, as it states it: an analysis (or think) block runs from its
 // opener to the first closer that names analysis, think or thinking (a model that closes
-// `<analysis>` with `</think>` still closed it). It ends earlier, at the summary opener, in two
-// cases: a closer written right after the summary's closer (`</summary></analysis>`), and a summary
-// opener alone on its line with no summary closer before the analysis closer (the analysis was left
-// open and the summary closed with `</analysis>`). Unclosed, it runs to a summary closer that comes
-// before any summary opener (the analysis closed with the wrong closer), else to the next summary
-// opener that is not prose about the tag (one followed on its line by a lower-case word, with no
-// summary closer after it: `<summary> has to hold all nine sections`), else to the end; but one
-// that runs to such a summary closer and was opened on the line after a fence line ends earlier, at
-// the first bare fence line of that character (the model closed the fence, not the analysis). An
-// analysis closer with no opener, before any summary opener (an orphan), makes the text before it,
-// back to the last analysis block, analysis. An opener whose next tag is its closer is a closed
-// block too where the opener is mid-line or the closer is on its line (`<analysis></analysis>`
-// before prose). Nothing inside an analysis block is ever returned, except where a summary quotes
-// one in a fenced code block.
+// `<analysis>` with `</think>` still closed it); a closer with text after it on its line
+// (`</analysis>x`) is passed over for a later one at a line end, except where a whole summary
+// block, its opener at a line start, comes between them. It ends earlier, at the summary opener, in
+// two cases: a closer written right after the summary's closer (`</summary></analysis>`), and a
+// summary opener alone on its line with no summary closer before the analysis closer (the analysis
+// was left open and the summary closed with `</analysis>`). Unclosed, it runs to a summary closer
+// that comes before any summary opener (the analysis closed with the wrong closer), else to the
+// next summary opener that is not prose about the tag (one followed on its line by a lower-case
+// word, with no summary closer after it: `<summary> has to hold all nine sections`), else to the
+// end; but one that runs to such a summary closer and was opened on the line after a fence line
+// ends earlier, at the first bare fence line of that character (the model closed the fence, not the
+// analysis). An analysis closer with no opener, before any summary opener (an orphan), makes the
+// text before it, back to the last analysis block, analysis. An opener whose next tag is its closer
+// is a closed block too where the opener is mid-line or the closer is on its line
+// (`<analysis></analysis>` before prose). A block written inside a tag
+// (`</summary<analysis></analysis>>`) takes the tag with it. Nothing inside an analysis block is
+// ever returned, except where a summary quotes one in a fenced code block.
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
@@ -97,6 +100,16 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 				continue
 			}
 			if j := int(next[i+1].structClose); j < n {
+				if a := int(next[i+1].anyClose); a < j {
+					if k := int(next[a+1].summary); k < j && int(next[k].sumClose) < j {
+						// A closer with text after it on its line (`</analysis>x`), then a
+						// whole summary block before the next analysis closer: the analysis
+						// ended at the first closer, the block is the summary.
+						analysis = append(analysis, region{int(t.start), int(tags[a].end)})
+						i = a
+						continue
+					}
+				}
 				if k := int(next[i+1].summary); k < j && tags[j-1].name == nameSummary && tags[j-1].kind == closer &&
 					sc.onlyInvisible(int(tags[j-1].end), int(tags[j].start)) {
 					// The analysis was closed only after the summary: it ends at the summary.
@@ -142,9 +155,36 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 			}
 		}
 	}
+	for i := range analysis {
+		analysis[i] = sc.widenInTag(analysis[i])
+	}
 	sc.mark(analysis, inAnalysis)
 	sc.mark(examples, inExample)
 	return analysis, examples
+}
+
+// widenInTag returns r, an analysis block, widened to the tag it is written inside
+// (`</summary<analysis></analysis>>`: a '<' before it on its line with no '>' between, a
+// '>' right after it), so that cutting it leaves no tag made of the two ends (rule
+// "Analysis"). The walk back stops at the '>' that ends the block before.
+func (sc *scan) widenInTag(r region) region {
+	text := sc.text
+	if r.start == 0 || r.end >= len(text) || text[r.end] != '>' || text[r.start] != '<' {
+		return r
+	}
+	for p := r.start - 1; p >= 0; p-- {
+		switch c := text[p]; {
+		case c == '<':
+			return region{p, r.end + 1}
+		case c == '>' || c == '\n' || c == '\r':
+			return r
+		case c == 0x85 && sc.nel && p > 0 && text[p-1] == 0xc2:
+			return r
+		case (c == 0xa8 || c == 0xa9) && p >= 2 && text[p-1] == 0x80 && text[p-2] == 0xe2:
+			return r
+		}
+	}
+	return r
 }
 
 // wrongCloserEnd returns the end of the summary closer before any summary opener that the

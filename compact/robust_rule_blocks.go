@@ -117,6 +117,14 @@ func (sc *scan) blockEnd(i int, fallbacks bool) (b blockBound, closed bool, next
 				outer = 0 // closes the fence opened just before the opener (a line with an info string opens one)
 			case !fence:
 				fence, open = true, f.char
+				if len(b.code) == cap(b.code) {
+					// Doubled, not grown by append's quarter for large slices: a block that
+					// runs to the end over a text of fences allocated five times its regions.
+					// No more regions than fences left can open.
+					grown := make([]region, len(b.code), min(max(2*cap(b.code), 16), len(b.code)+len(sc.fences)-fi))
+					copy(grown, b.code)
+					b.code = grown
+				}
 				b.code = append(b.code, region{int(f.start), len(sc.text)})
 			case f.char == open: // models reopen with an info string where they mean to close
 				fence = false

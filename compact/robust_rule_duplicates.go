@@ -9,10 +9,6 @@ import "strings"
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 
-// This file is robust's policy: summary blocks, the choice among them, markers, untagged
-// answers and trimming. Each function names the rule of docs/robust.md it
-// implements.
-
 // candidate is one summary block.
 type candidate struct {
 	body       string

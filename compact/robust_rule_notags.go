@@ -204,7 +204,9 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 			break
 		}
 	}
-	body := trimRobust(trimPartialCloser(sc.cutRegions(0, end, analysis, nil)), sc.nel)
+	// The ends lose their tag lines as a block's body does (rule "Trim"): cutting a closed
+	// analysis block out of "<analysis<analysis></analysis>>" leaves "<analysis>".
+	body := trimTagLines(trimRobust(trimPartialCloser(sc.cutRegions(0, end, analysis, nil)), sc.nel), sc.nel)
 	if !hasProse(body) || isToolCall(body) || isRefusal(body) {
 		return "", false
 	}
@@ -212,14 +214,85 @@ func (sc *scan) untagged(analysis []region) (string, bool) {
 }
 
 // hasProse is hasContent without Summary and Analysis labels ("Summary:", "## Summary") and
-// code fence lines: whether a line of body isProseLine.
+// code fence lines: whether a line of body isProseLine. Its plain form, eachLine and
+// isProseLine for each line, is hasProseRef (robust_lines_test.go).
+//
+// A line's answer depends on the line alone, so a line equal to the one before it needs no
+// second look, and nor do the copies of it that follow (a loop of one line, found by
+// repeatedLines): judged line by line a loop of "Summary" lines cost twelve times as much.
+// That skip is taken where "\n" is the only terminator, as eachLine then splits at "\n" alone.
 func hasProse(body string) bool {
-	found := false
-	eachLine(body, func(line string) bool {
-		found = isProseLine(line)
-		return !found
-	})
-	return found
+	// The first lines decide most bodies: each of the first eight is read as eachLine
+	// reads it when it holds no terminator but its "\n" (eachLine splits such a line
+	// alone, whatever the rest holds), before the rest is searched for other terminators.
+	start := 0
+	for n := 0; n < 8; n++ {
+		end := len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		line := body[start:end]
+		if !onlyNewlines(line) {
+			break
+		}
+		if isProseLine(line) {
+			return true
+		}
+		if end == len(body) {
+			return false
+		}
+		start = end + 1 // after a "\n": eachLine splits the rest as it splits it in body
+	}
+	return hasProseFrom(body[start:])
+}
+
+// hasProseFrom is hasProse without its look at the first lines.
+func hasProseFrom(body string) bool {
+	if !onlyNewlines(body) {
+		found := false
+		eachLine(body, func(line string) bool {
+			found = isProseLine(line)
+			return !found
+		})
+		return found
+	}
+	prev, judged := "", false
+	for start := 0; ; {
+		end := len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			end = start + k
+		}
+		line := body[start:end]
+		switch {
+		case !judged || line != prev:
+			if isProseLine(line) {
+				return true
+			}
+			prev, judged = line, true
+		case end < len(body):
+			end += repeatedLines(body, end+1, len(line)+1) * (len(line) + 1)
+		}
+		if end == len(body) {
+			return false
+		}
+		start = end + 1
+	}
+}
+
+// repeatedLines returns how many whole copies of s[at-p:at] follow at at. It compares in
+// strides that double while they match, then halve, so that a loop of one line costs a few
+// vectorised comparisons, and it reads no more than about twice the bytes it skips plus p.
+func repeatedLines(s string, at, p int) int {
+	good, step := 0, p // s[at:at+good] is copies of the unit
+	for ; at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step]; step *= 2 {
+		good += step
+	}
+	for step /= 2; step >= p; step /= 2 {
+		if at+good+step <= len(s) && s[at+good:at+good+step] == s[at+good-p:at+good-p+step] {
+			good += step
+		}
+	}
+	return good / p
 }
 
 // isProseLine is hasProse's question for one line.

@@ -8,8 +8,9 @@ import (
 // Rule "Trim" of docs/robust.md, as it states it: JavaScript's trim, plus zero-width characters
 // next to the tags, plus U+0085 where the answer uses it as its line terminator (a text with no
 // `\n` or `\r`; elsewhere a U+0085 is a character, most often an ellipsis mis-decoded from
-// Windows-1252). A block's body also loses the lines at its ends that hold one summary, analysis
-// or think tag alone, unless the body holds a code fence (there a tag line is quoted).
+// Windows-1252). A block's body, and the text an answer without blocks keeps, also lose the lines
+// at their ends that hold one summary, analysis or think tag alone, unless they hold a code fence
+// (there a tag line is quoted).
 //
 // This file holds that rule; docs/robust.md and compact/robust.ts state and implement it too.
 

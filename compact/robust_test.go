@@ -123,6 +123,18 @@ func TestExtractRobust(t *testing.T) {
 			"the user wants the flaky test fixed.", true, "a summary closer after it: the opener starts the summary"},
 		{"unclosed analysis, an inline summary in capitals", "<analysis>\nSECRET-ANALYSIS\n<summary>The user wants the flaky test fixed.",
 			"The user wants the flaky test fixed.", true, "content that starts with a capital or a number is the summary's"},
+		{"analysis closer with text after it, then a block", "<analysis>\nSECRET-ANALYSIS</analysis>x\n<summary>\n" + short + "\n</summary>\n<analysis></analysis>",
+			short, true, "rule Analysis: a whole block before the next analysis closer follows the first closer (fuzz seed 20261207)"},
+		{"analysis closer before a wide character, then a block", "<analysis><sumary></analysis>語\n<summary>\n" + short + "\n</summary>\r<analysis></analysis>",
+			short, true, "rule Analysis, with other line ends (fuzz seed 20261207)"},
+		{"a closed analysis block inside a tag", "<analysis<analysis>SECRET-ANALYSIS</analysis>>\nDone: the tests pass.", "Done: the tests pass.", true,
+			"rule Trim: cutting the block leaves an <analysis> line, which the text's ends lose (fuzz seed 20261207)"},
+		{"a closed analysis block inside a summary closer", "Done: the tests pass.\n</summary<analysis>SECRET-ANALYSIS</Analysis>>\nThanks.",
+			"Done: the tests pass.\n\nThanks.", true, "rule Analysis: the block takes the broken tag around it, so no </summary> line is left (fuzz seed 42)"},
+		{"an analysis closer right before a misspelled opener, then a block", "<analysis>\nSECRET-ANALYSIS</analysis><sumary>\n<summary>\n" + short + "\n</summary>\n<analysis></Analysis>",
+			short, true, "rule Analysis: the whole block comes before the next closer (fuzz seed 20261208)"},
+		{"a U+0085 before a tag", "<summary>\n\u0085<y>\n</summary>", "", false,
+			"rule Truncation: a tag after an invisible character is a tag alone; seed returns the line (fuzz seed 20261207)"},
 	} {
 		got := ExtractRobust(tc.in)
 		if got.Summary != tc.want || got.OK != tc.ok {

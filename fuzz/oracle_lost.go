@@ -33,7 +33,7 @@ func visibleSummary(text string) (visible, maybe bool) {
 		}
 		body, bracketed, other := false, 0, 0
 		j := i + 1
-		for ; j < len(ls) && !anyTag.MatchString(ls[j]) && !strings.Contains(ls[j], "```"); j++ {
+		for ; j < len(ls) && !anyTag.MatchString(ls[j]) && !strings.Contains(ls[j], "```") && !strings.Contains(ls[j], "~~~"); j++ {
 			t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(ls[j]), "-*"))
 			switch {
 			case strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]"):
@@ -140,8 +140,12 @@ var listNumber = regexp.MustCompile(`^[#* ]*[0-9]+[.)]`)
 var sectionHeading = regexp.MustCompile(`^[#* ]*[1-9][.)].{0,56}:[* ]*$`)
 
 // tagsOnly matches a line of <...> tokens and blanks alone (`<x>`, `<summary> <b>`): markup
-// with nothing a reader could lose.
-var tagsOnly = regexp.MustCompile(`^(?:\s*<[^<>]*>)+\s*$`)
+// with nothing a reader could lose. Blanks are any invisible characters, as robust reads
+// them (rule "Tags"): Unicode spaces, zero-width characters, a BOM, and the two NULs that
+// linesOf puts for a U+0085 that ends no line.
+var tagsOnly = regexp.MustCompile(`^(?:` + invisibles + `*<[^<>]*>)+` + invisibles + `*$`)
+
+const invisibles = `[\s\x00\x{85}\p{Zs}\x{200b}-\x{200d}\x{2060}\x{180e}\x{feff}]`
 
 // headingsOnly reports an intended summary (a part of text) that holds section headings and
 // nothing else, as an answer cut after its first heading does: there is nothing to lose.

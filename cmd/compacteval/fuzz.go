@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,6 +59,9 @@ reviewed by a person" with robust's extraction standing in for intended. Prints 
 per second. A selection (-run, -category, -failed) chooses the corpus cases fuzzed and
 mutated.
 
+Without -seed each run draws a fresh seed for its generated answers and prints it
+("seed N"): -seed N replays the same inputs.
+
 %s
 %s
 -out is the folder record writes its new cases to as well (-inbox still works).
@@ -79,7 +84,7 @@ func runFuzz(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var in inputs
 	in.register(fs)
 	d := fs.Duration("time", fuzzDefaultTime, "how long generated answers are sent to each extractor")
-	seed := fs.Int64("seed", 1, "seed of the generated answers")
+	seed := fs.Int64("seed", 0, "seed of the generated answers (default: a fresh one, printed)")
 	size := fs.Int("size", fuzz.DefaultSize, "bytes of the small input of the time check (the large is 10x); 0 skips it")
 	limit(fs, "time", 0, 24*3600, "a run that never ends")
 	limit(fs, "size", 0, 64<<20, "the large input is ten times this, held in memory")
@@ -129,6 +134,11 @@ func runFuzz(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitError
 	}
 	defer extractor.CloseAll(exs)
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	if !seedSet {
+		*seed = int64(rand.Uint32()) // short to type back as -seed
+	}
 	opt := fuzz.Options{Time: *d, Seed: *seed, Size: *size}
 	if *size == 0 {
 		opt.Size = -1
@@ -195,6 +205,7 @@ func printFuzz(w io.Writer, r *report.Report, written int, existing map[string]b
 		}
 		fmt.Fprintf(w, "fuzz %s: %d inputs (%s), %d executions in %.1fs, %.0f/s\n",
 			res.Extractor, sum(res.Inputs), strings.Join(gens, ", "), res.Execs, res.Seconds, res.ExecsPerSecond)
+		fmt.Fprintf(w, "  seed %d (-seed %d replays these inputs)\n", res.Seed, res.Seed)
 		ref := res.Reference
 		if ref == "" {
 			ref = "the reference"

@@ -14,6 +14,7 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/atomicfile"
+	"github.com/compacteval/compacteval/internal/textgen"
 )
 
 // Target is a fuzz target of build.sh and how its seeds are made from the corpus.
@@ -55,6 +56,13 @@ var Targets = []Target{
 	{"fuzz_robust_fast_agrees", "compact", "FuzzRobustFastAgrees", eachResponse(func(i int, r string) []any { return []any{r} })},
 	{"fuzz_robust_shortcuts_agree", "compact", "FuzzRobustShortcutsAgree", eachResponse(func(i int, r string) []any { return []any{r} })},
 	{"fuzz_line_policy_agrees", "compact", "FuzzLinePolicyAgrees", eachResponse(func(i int, r string) []any { return []any{r} })},
+	{"fuzz_robust_linear", "compact", "FuzzRobustLinear", func(Inputs) [][]any {
+		var out [][]any
+		for _, f := range textgen.Families(1) { // each family's unit, as FuzzRobustLinear adds them
+			out = append(out, []any{f.Text})
+		}
+		return out
+	}},
 	{"fuzz_robust_well_formed", "compact", "FuzzRobustWellFormed", func(in Inputs) [][]any {
 		var out [][]any
 		for i, p := range drift.PairsFromCorpus(in.Cases) {

@@ -223,6 +223,18 @@ func Families(size int) []BenchInput {
 		{"summary-openers-ls", repeat("<summary>\u2028")},
 		{"mentions-crlf", strings.ReplaceAll(mentions(size, "</summary>\n"), "\n", "\r\n")},
 		{"mentions-ls", strings.ReplaceAll(mentions(size, "</summary>\n"), "\n", "\u2028")},
+		// Shapes nobody on the team built (issue 39): code fences of both kinds with openers
+		// between them, fences inside longer fences, lines that start with a tag and go on,
+		// tags between emoji, openers with a long attribute, misspelled openers, openers after a
+		// zero-width space, closed think blocks.
+		{"mixed-fences", repeat("```\n<summary>\n~~~\n<summary>\n")},
+		{"nested-fences", repeat("````\n```\n<summary>\n```\n````\n")},
+		{"tag-prefix-lines", repeat("<summary>The tests pass now.\n")},
+		{"emoji-tags-lines", repeat("\U0001F680 <summary> \u2705 </analysis> \U0001F389\n")},
+		{"attribute-openers", repeat(`<summary a="` + strings.Repeat("y", 1000) + "\">\n")},
+		{"misspelled-openers", repeat("<sumary>\n")},
+		{"zero-width-openers", repeat("\u200b<summary>\n")},
+		{"think-blocks", repeat("<think>\nI check the plan.\n</think>\n")},
 	}
 }
 
