@@ -65,7 +65,7 @@ func TestMarkdownLimit(t *testing.T) {
 			if !tt.cut && (strings.Count(md, "\n#### ") != tt.inputs || !strings.Contains(md, "`name2_0`")) {
 				t.Errorf("Markdown() of %d inputs does not explain every input:\n%s", tt.inputs, md)
 			}
-			if !strings.HasSuffix(md, "| head | 0 | 0 | 0 | unknown (-price) |\n") {
+			if !strings.HasSuffix(md, "| head | 0 | 0 | 0 | unknown (-price) |\n\nWhat every answer read cost when it was recorded, replayed ones included; what this run spent is on stderr and in the JSON (`spent`).\n") {
 				t.Errorf("Markdown() of %d inputs does not end with the tokens and cost:\n%s", tt.inputs, md[max(0, len(md)-500):])
 			}
 			page, err := HTML(r)
