@@ -31,6 +31,8 @@
 #   handkept    docs/testing.md: the figures that follow from the corpus (its case count and
 #               the others of the README's run) on lines a person edits in README.md and
 #               docs/, at HANDKEPT_BASE (default 7696421, before they were generated) and now
+#   robustwasm  docs/robust.md: robust compiled to WebAssembly under Node beside robust.ts,
+#               start-up and three shapes at three sizes (scripts/robust-wasm.sh; needs node)
 #   sdkbuild    docs/testing.md: cold CPU of building the CLI's packages and the release's size,
 #               before and after the providers left the model SDKs (scripts/sdk-build.sh;
 #               two cold builds one after the other, a quarter of an hour on two busy cores;
@@ -50,7 +52,7 @@ file_of() {
 	fuzzrate) echo docs/fuzzing.md ;;
 	handkept) echo docs/testing.md ;;
 	robustts) echo docs/robust.md ;;
-	robust | fuzz) echo docs/robust.md ;;
+	robust | fuzz | robustwasm) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
 	esac
 }
@@ -111,6 +113,9 @@ measure() {
 		;;
 	robustts)
 		scripts/bench-robust-ts.sh
+		;;
+	robustwasm)
+		scripts/robust-wasm.sh
 		;;
 	robust)
 		scripts/robust-instructions.sh
