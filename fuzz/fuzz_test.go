@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/corpus"
@@ -145,5 +146,43 @@ func TestRunReference(t *testing.T) {
 		if res.Failed() != tc.failed || strings.Join(known, ",") != strings.Join(tc.known, ",") || strings.Join(fresh, ",") != strings.Join(tc.new, ",") {
 			t.Errorf("%s: Run() failed %v, known %v, new %v; want %v, %v, %v", tc.name, res.Failed(), known, fresh, tc.failed, tc.known, tc.new)
 		}
+	}
+}
+
+// TestReferenceSuperlinearKnown: a superlinear family the reference is known to be slow on
+// (Target.Superlinear) is a known kind, another is new. The target's CPU clock is counted,
+// not measured: each text costs the square of its length in nanoseconds, so every family
+// is superlinear on any machine.
+func TestReferenceSuperlinearKnown(t *testing.T) {
+	var spent time.Duration
+	slow := Target{Name: "slow",
+		ExtractAll: func(texts []string) ([]compact.Extraction, error) {
+			out := make([]compact.Extraction, len(texts))
+			for i, s := range texts {
+				spent += time.Duration(len(s)) * time.Duration(len(s))
+				out[i] = compact.Extraction{OK: true, Summary: strings.TrimSpace(s)}
+			}
+			return out, nil
+		},
+		CPU: func() (time.Duration, bool) { return spent, true },
+	}
+	ref := Of(compact.Extractor{Name: "seed", Extract: func(s string) compact.Extraction { return compact.Extraction{OK: true, Summary: strings.TrimSpace(s)} }})
+	ref.Superlinear = []string{"summary-openers"}
+	res, err := Run(slow, nil, Options{Batches: 1, Seed: 1, Size: 2 << 10, Reference: &ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, k := range res.Kinds {
+		if k.Property != PropSuperlinear {
+			continue
+		}
+		checked++
+		if want := k.Kind == "superlinear-time:summary-openers"; k.Known != want {
+			t.Errorf("%s: known %v, want %v", k.Kind, k.Known, want)
+		}
+	}
+	if checked < 2 {
+		t.Errorf("the counted-quadratic target is superlinear on %d families, want every family", checked)
 	}
 }

@@ -39,7 +39,18 @@ type Target struct {
 	// same cores (a loaded CI runner) do not slow the extractor down in the measure; without
 	// it, or where it is false, the check uses the wall clock.
 	CPU func() (time.Duration, bool)
+	// Superlinear lists the time families (Families) on which a reference is known to be
+	// superlinear though Run does not time it: the Go port of the seed runs in linear time
+	// where the upstream module under Node does not (SeedSuperlinear). A reference's
+	// superlinear-time kind of such a family is known.
+	Superlinear []string
 }
+
+// SeedSuperlinear are the time families on which the seed module (the upstream
+// compaction.ts under Node) is superlinear: its regular expressions backtrack over every
+// opener of a text without closers. internal/fuzzrun's TestRunSeedModule measures the seed
+// module on every family and holds this list to what it measures.
+var SeedSuperlinear = []string{"summary-openers", "analysis-openers", "inline-openers"}
 
 // Of returns the target of a Go extractor: its Extract is called on every core at once,
 // so it must be safe to call from several goroutines (compact's profiles are).
@@ -352,6 +363,9 @@ func (f *fuzzer) timeCheck() error {
 		}
 		f.res.Counts[PropSuperlinear]++
 		f.kinds[kindOf(PropSuperlinear, t.Family)]++
+		if ref := f.opt.Reference; ref != nil && slices.Contains(ref.Superlinear, t.Family) {
+			f.refKinds[kindOf(PropSuperlinear, t.Family)]++
+		}
 		large := "no answer within the timeout"
 		if t.LargeSeconds != nil {
 			large = fmt.Sprintf("%.3fs", *t.LargeSeconds)

@@ -123,6 +123,9 @@ func runFuzz(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return exitError
 		}
 		t := fuzz.Of(ex)
+		if ex.Name == "seed" {
+			t.Superlinear = fuzz.SeedSuperlinear // the Go port is linear where the module is not
+		}
 		ref = &t
 	}
 	sel, code, ok := pick.selected("fuzz", stdin, stderr)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz"
 	"github.com/compacteval/compacteval/internal/extractor"
@@ -42,9 +44,9 @@ func TestRunSeedModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 4 KB and 40 KB: a quadratic family's ratio is still about 100, and its large input
-	// takes Node a quarter of the time it takes at the default 80 KB.
-	res, err := Run(context.Background(), ex, c.Cases, fuzz.Options{Batches: 1, Seed: 1, Size: 4 << 10})
+	// The default sizes, as compacteval fuzz times them: at 4 and 40 KB analysis-openers'
+	// large input takes Node under MinSeconds and reads linear.
+	res, err := Run(context.Background(), ex, c.Cases, fuzz.Options{Batches: 1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +63,17 @@ func TestRunSeedModule(t *testing.T) {
 	}
 	if openers == nil || openers.Verdict != "superlinear" {
 		t.Errorf("summary-openers timing = %+v, want superlinear", openers)
+	}
+	// fuzz.SeedSuperlinear is what the seed module measures: a module fuzzed against the
+	// seed reference has those families known in seed, and only those.
+	var slow []string
+	for _, tm := range res.Timings {
+		if tm.Verdict != "linear" {
+			slow = append(slow, tm.Family)
+		}
+	}
+	if diff := cmp.Diff(fuzz.SeedSuperlinear, slow); diff != "" {
+		t.Errorf("the seed module's superlinear families differ from fuzz.SeedSuperlinear (-list +measured):\n%s", diff)
 	}
 	kept := false
 	for _, f := range res.Examples {
