@@ -56,26 +56,15 @@ func Unified(a, b string, ctx int) string {
 		return ""
 	}
 	lines := strings.SplitAfter(strings.TrimSuffix(full, "\n"), "\n")
-	keep := make([]bool, len(lines))
-	for i, l := range lines {
-		if l[0] == '-' || l[0] == '+' || l[0] == '\\' {
-			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
-				keep[j] = true
-			}
-		}
-	}
+	changed := func(l string) bool { return l[0] == '-' || l[0] == '+' || l[0] == '\\' }
 	var out strings.Builder
-	skipped := false
-	for i, l := range lines {
-		if !keep[i] {
-			skipped = true
-			continue
-		}
-		if skipped {
+	for _, h := range Hunks(lines, changed, ctx) {
+		if h.Skipped > 0 {
 			out.WriteString("@@\n")
-			skipped = false
 		}
-		out.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+		for _, l := range h.Lines {
+			out.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+		}
 	}
 	return out.String()
 }
