@@ -79,19 +79,14 @@ type Hunk[L any] struct {
 // Hunks returns nil when no line changed.
 func Hunks[L any](lines []L, changed func(L) bool, ctx int) []Hunk[L] {
 	keep := make([]bool, len(lines))
-	any := false
 	for i, l := range lines {
 		if changed(l) {
-			any = true
 			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
 				keep[j] = true
 			}
 		}
 	}
-	if !any {
-		return nil
-	}
-	var out []Hunk[L]
+	var out []Hunk[L] // nil when nothing is kept
 	skipped := 0
 	for i, l := range lines {
 		if !keep[i] {

@@ -1,5 +1,11 @@
 // Package textdiff renders differences between texts for tests and reports, on top of
 // github.com/sergi/go-diff with its timeout off so that output does not change with load.
+//
+// Lines and Unified give line diffs. For word diffs, Edits turns go-diff's result into runs,
+// NewLine makes one line of a word diff from its runs (joined, and marked as unchanged,
+// added, removed or changed within), and Hunks groups any lines into hunks with context.
+// The review and A/B review reports build their word diffs from these; each keeps its own
+// word engine and its own idea of where a line ends.
 package textdiff
 
 import (
