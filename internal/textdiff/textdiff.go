@@ -33,15 +33,12 @@ func Lines(a, b string) string {
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
 	var out strings.Builder
-	for _, d := range diffs {
-		prefix := " "
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			prefix = "-"
-		case diffmatchpatch.DiffInsert:
-			prefix = "+"
+	for _, e := range Edits(diffs) {
+		prefix := e.Op
+		if prefix == "=" {
+			prefix = " "
 		}
-		text := d.Text
+		text := e.Text
 		for text != "" {
 			line, rest, nl := strings.Cut(text, "\n")
 			fmt.Fprintf(&out, "%s%q\n", prefix, line)
