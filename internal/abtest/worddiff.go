@@ -2,24 +2,21 @@ package abtest
 
 import (
 	"strings"
-
-	"github.com/sergi/go-diff/diffmatchpatch"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/compacteval/compacteval/internal/textdiff"
+	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // Run is a run of a word diff: Op is "=" (both summaries), "-" (base only) or "+" (head
 // only).
-type Run struct {
-	Op   string
-	Text string
-}
+type Run = textdiff.Edit
 
 // DiffLine is a line of a word diff: Kind is ' ' (the same in both), '-' (base only), '+'
 // (head only) or '!' (words changed within it).
 type DiffLine struct {
-	Kind byte
-	Runs []Run
+	textdiff.Line
 }
 
 // Text returns the line with changed words marked as the plain review marks them:
@@ -41,15 +38,14 @@ func (l DiffLine) Text() string {
 
 // Hunk is a run of diff lines around changes; Skipped counts the unchanged lines left out
 // before it.
-type Hunk struct {
-	Skipped int
-	Lines   []DiffLine
-}
+type Hunk = textdiff.Hunk[DiffLine]
 
 // WordDiff returns the word diff of base's and head's summary as hunks with ctx unchanged
 // lines around each changed one: go-diff (no timeout, so the result does not change with
 // load) on the texts cut into words, runs of spaces and line breaks, so that a changed
-// word shows whole. It returns nil when the summaries are the same.
+// word shows whole. Lines end at "\n" only, and an "=" run of white space alone does not
+// keep a line from reading as added or removed. It returns nil when the summaries are the
+// same.
 func WordDiff(base, head string, ctx int) []Hunk {
 	if base == head {
 		return nil
@@ -57,50 +53,18 @@ func WordDiff(base, head string, ctx int) []Hunk {
 	var lines []DiffLine
 	var cur []Run
 	end := func() {
-		l := DiffLine{Kind: ' '}
-		ins, del, eq := false, false, false
-		for _, r := range cur {
-			switch r.Op {
-			case "+":
-				ins = true
-			case "-":
-				del = true
-			default:
-				eq = eq || strings.TrimSpace(r.Text) != ""
-			}
-			if n := len(l.Runs); n > 0 && l.Runs[n-1].Op == r.Op {
-				l.Runs[n-1].Text += r.Text
-				continue
-			}
-			l.Runs = append(l.Runs, r)
-		}
-		switch {
-		case ins && !del && !eq:
-			l.Kind = '+'
-		case del && !ins && !eq:
-			l.Kind = '-'
-		case ins || del:
-			l.Kind = '!'
-		}
-		lines = append(lines, l)
+		lines = append(lines, DiffLine{textdiff.NewLine(cur, "", notBlank)})
 		cur = nil
 	}
-	for _, d := range words(base, head) {
-		op := "="
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			op = "-"
-		case diffmatchpatch.DiffInsert:
-			op = "+"
-		}
-		parts := strings.Split(d.Text, "\n")
+	for _, e := range textdiff.Edits(words(base, head)) {
+		parts := strings.Split(e.Text, "\n")
 		for j, p := range parts {
 			if p != "" {
-				cur = append(cur, Run{op, p})
+				cur = append(cur, Run{Op: e.Op, Text: p})
 			}
 			if j < len(parts)-1 {
-				if len(cur) == 0 && op != "=" {
-					cur = append(cur, Run{op, ""}) // an empty line only one side has
+				if len(cur) == 0 && e.Op != "=" {
+					cur = append(cur, Run{Op: e.Op}) // an empty line only one side has
 				}
 				end()
 			}
@@ -109,34 +73,10 @@ func WordDiff(base, head string, ctx int) []Hunk {
 	if len(cur) > 0 {
 		end()
 	}
-	keep := make([]bool, len(lines))
-	changed := false
-	for i, l := range lines {
-		if l.Kind != ' ' {
-			changed = true
-			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
-				keep[j] = true
-			}
-		}
-	}
-	if !changed {
-		return nil
-	}
-	var out []Hunk
-	skipped := 0
-	for i, l := range lines {
-		if !keep[i] {
-			skipped++
-			continue
-		}
-		if len(out) == 0 || skipped > 0 {
-			out = append(out, Hunk{Skipped: skipped})
-			skipped = 0
-		}
-		out[len(out)-1].Lines = append(out[len(out)-1].Lines, l)
-	}
-	return out
+	return textdiff.Hunks(lines, func(l DiffLine) bool { return l.Kind != ' ' }, ctx)
 }
+
+func notBlank(s string) bool { return strings.TrimSpace(s) != "" }
 
 // words diffs a and b token by token: each distinct word, run of blanks or line break
 // stands for one rune, go-diff compares the runes, and the runs are mapped back.

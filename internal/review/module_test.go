@@ -126,7 +126,7 @@ func TestReviewSeedModule(t *testing.T) {
 	if r.Instruction.Changed || !r.Instruction.BaseOK || !r.Instruction.HeadOK {
 		t.Errorf("instruction: changed %v, base ok %v, head ok %v; want the same text on both sides", r.Instruction.Changed, r.Instruction.BaseOK, r.Instruction.HeadOK)
 	}
-	note := []Edit{{"+", compact.KeptTailNote(compact.KeptTail{Count: renderTail, Opening: renderOpening})}}
+	note := []Edit{{Op: "+", Text: compact.KeptTailNote(compact.KeptTail{Count: renderTail, Opening: renderOpening})}}
 	for _, tc := range r.Renders {
 		if !strings.Contains(tc.Name, "kept tail") {
 			if tc.Changed {

@@ -244,7 +244,7 @@ func TestCompareRegression(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []Edit{{"+", briefer}}; !cmp.Equal(want, changes(r.Instruction.Diff)) {
+	if want := []Edit{{Op: "+", Text: briefer}}; !cmp.Equal(want, changes(r.Instruction.Diff)) {
 		t.Errorf("instruction changes = %v, want %v", changes(r.Instruction.Diff), want)
 	}
 	g := renderGroups(r)
@@ -329,7 +329,7 @@ func TestInstructionTexts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []Edit{{"+", ", not even one"}}; !cmp.Equal(want, changes(r.Instruction.Diff)) {
+	if want := []Edit{{Op: "+", Text: ", not even one"}}; !cmp.Equal(want, changes(r.Instruction.Diff)) {
 		t.Errorf("instruction changes = %v, want %v (the file's final line break is dropped)", changes(r.Instruction.Diff), want)
 	}
 	if len(r.Renders) != 12 {

@@ -7,15 +7,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/compacteval/compacteval/internal/textdiff"
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // Edit is one run of a word diff: Op is "=" (in both texts), "-" (base only) or "+" (head
 // only).
-type Edit struct {
-	Op   string `json:"op"`
-	Text string `json:"text"`
-}
+type Edit = textdiff.Edit
 
 // WordDiff returns the word-level differences of base and head (go-diff with semantic
 // cleanup and no timeout, so the result does not change with load). Joining the "=" and
@@ -24,18 +20,7 @@ func WordDiff(base, head string) []Edit {
 	if base == head {
 		return nil
 	}
-	var out []Edit
-	for _, d := range textdiff.Words(base, head) {
-		op := "="
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			op = "-"
-		case diffmatchpatch.DiffInsert:
-			op = "+"
-		}
-		out = append(out, Edit{op, d.Text})
-	}
-	return out
+	return textdiff.Edits(textdiff.Words(base, head))
 }
 
 // changes returns the runs of a diff that are not "=", for telling diffs with the same
@@ -70,9 +55,8 @@ const lineBreakMark = "↵"
 // Break is the op of the line break that ends the line when only one side has it ("-" or
 // "+"), "" otherwise. No is the line's number in head, or in base for a '-' line.
 type wordLine struct {
-	Kind  byte
+	textdiff.Line
 	No    int
-	Runs  []Edit
 	Break string
 }
 
@@ -85,31 +69,7 @@ func wordLines(edits []Edit) []wordLine {
 	var cur []Edit
 	baseNo, headNo := 1, 1
 	end := func(brk string) {
-		l := wordLine{Kind: ' ', Break: brk}
-		ins, del, eq := brk == "+", brk == "-", false
-		for _, r := range cur {
-			switch r.Op {
-			case "+":
-				ins = true
-			case "-":
-				del = true
-			default:
-				eq = true
-			}
-			if n := len(l.Runs); n > 0 && l.Runs[n-1].Op == r.Op {
-				l.Runs[n-1].Text += r.Text
-				continue
-			}
-			l.Runs = append(l.Runs, r)
-		}
-		switch {
-		case ins && !del && !eq:
-			l.Kind = '+'
-		case del && !ins && !eq:
-			l.Kind = '-'
-		case ins || del:
-			l.Kind = '!'
-		}
+		l := wordLine{Line: textdiff.NewLine(cur, brk, everyRun), Break: brk}
 		l.No = headNo
 		if l.Kind == '-' {
 			l.No = baseNo
@@ -126,7 +86,7 @@ func wordLines(edits []Edit) []wordLine {
 			}
 			// A terminator other than "\n" stays in the line, named by visible.
 			if text := body + strings.TrimSuffix(term, "\n"); text != "" {
-				cur = append(cur, Edit{e.Op, visible(text)})
+				cur = append(cur, Edit{Op: e.Op, Text: visible(text)})
 			}
 			if term == "" {
 				continue
@@ -191,48 +151,18 @@ func (l wordLine) marked() []Edit {
 		runs[n-1].Text += lineBreakMark
 		return runs
 	}
-	return append(runs, Edit{l.Break, lineBreakMark})
-}
-
-// hunk is a run of lines around changes; Skipped counts the unchanged lines left out
-// before it.
-type hunk struct {
-	Skipped int
-	Lines   []wordLine
+	return append(runs, Edit{Op: l.Break, Text: lineBreakMark})
 }
 
 // hunks keeps ctx unchanged lines around each changed line. It returns nil when no line
 // changed.
-func hunks(lines []wordLine, ctx int) []hunk {
-	keep := make([]bool, len(lines))
-	any := false
-	for i, l := range lines {
-		if l.Kind != ' ' {
-			any = true
-			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
-				keep[j] = true
-			}
-		}
-	}
-	if !any {
-		return nil
-	}
-	var out []hunk
-	skipped := 0
-	for i, l := range lines {
-		if !keep[i] {
-			skipped++
-			continue
-		}
-		if len(out) == 0 || skipped > 0 {
-			out = append(out, hunk{Skipped: skipped})
-			skipped = 0
-		}
-		h := &out[len(out)-1]
-		h.Lines = append(h.Lines, l)
-	}
-	return out
+func hunks(lines []wordLine, ctx int) []textdiff.Hunk[wordLine] {
+	return textdiff.Hunks(lines, func(l wordLine) bool { return l.Kind != ' ' }, ctx)
 }
+
+// everyRun counts every "=" run as shared, for textdiff.NewLine: a line with any text in
+// both is '!', not '+' or '-'.
+func everyRun(string) bool { return true }
 
 // visible returns s with every character that would not be seen named in angle brackets,
 // as report.html names them: ⟨CR⟩, ⟨NBSP⟩, ⟨U+200B⟩, ⟨\xFF⟩ for a byte that is not UTF-8.

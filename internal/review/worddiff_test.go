@@ -103,18 +103,6 @@ func marked(l wordLine) string {
 	return b.String()
 }
 
-func TestHunksKeepContext(t *testing.T) {
-	base := "1\n2\n3\n4\n5\n6\n7\n8\n9\n"
-	head := strings.Replace(base, "5", "five", 1)
-	hs := hunks(wordLines(WordDiff(base, head)), 1)
-	if len(hs) != 1 || hs[0].Skipped != 3 || len(hs[0].Lines) != 3 || hs[0].Lines[1].Kind != '!' {
-		t.Fatalf("hunks(ctx 1) = %+v, want one hunk of 3 lines after 3 skipped", hs)
-	}
-	if hs := hunks(wordLines(WordDiff(base, base)), 1); hs != nil {
-		t.Errorf("hunks of an unchanged text = %+v, want nil", hs)
-	}
-}
-
 func TestVisible(t *testing.T) {
 	for in, want := range map[string]string{
 		"a\tb c":       "a\tb c",

@@ -1,5 +1,11 @@
 // Package textdiff renders differences between texts for tests and reports, on top of
 // github.com/sergi/go-diff with its timeout off so that output does not change with load.
+//
+// Lines and Unified give line diffs. For word diffs, Edits turns go-diff's result into runs,
+// NewLine makes one line of a word diff from its runs (joined, and marked as unchanged,
+// added, removed or changed within), and Hunks groups any lines into hunks with context.
+// The review and A/B review reports build their word diffs from these; each keeps its own
+// word engine and its own idea of where a line ends.
 package textdiff
 
 import (
@@ -27,15 +33,12 @@ func Lines(a, b string) string {
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
 	var out strings.Builder
-	for _, d := range diffs {
-		prefix := " "
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			prefix = "-"
-		case diffmatchpatch.DiffInsert:
-			prefix = "+"
+	for _, e := range Edits(diffs) {
+		prefix := e.Op
+		if prefix == "=" {
+			prefix = " "
 		}
-		text := d.Text
+		text := e.Text
 		for text != "" {
 			line, rest, nl := strings.Cut(text, "\n")
 			fmt.Fprintf(&out, "%s%q\n", prefix, line)
@@ -56,26 +59,15 @@ func Unified(a, b string, ctx int) string {
 		return ""
 	}
 	lines := strings.SplitAfter(strings.TrimSuffix(full, "\n"), "\n")
-	keep := make([]bool, len(lines))
-	for i, l := range lines {
-		if l[0] == '-' || l[0] == '+' || l[0] == '\\' {
-			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
-				keep[j] = true
-			}
-		}
-	}
+	changed := func(l string) bool { return l[0] == '-' || l[0] == '+' || l[0] == '\\' }
 	var out strings.Builder
-	skipped := false
-	for i, l := range lines {
-		if !keep[i] {
-			skipped = true
-			continue
-		}
-		if skipped {
+	for _, h := range Hunks(lines, changed, ctx) {
+		if h.Skipped > 0 {
 			out.WriteString("@@\n")
-			skipped = false
 		}
-		out.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+		for _, l := range h.Lines {
+			out.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+		}
 	}
 	return out.String()
 }
