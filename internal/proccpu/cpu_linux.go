@@ -64,7 +64,7 @@ func descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		if pp, ok := parent(p); ok {
+		if pp, ok := Parent(p); ok {
 			children[pp] = append(children[pp], p)
 		}
 	}
@@ -84,9 +84,10 @@ func descendants(pid int) []int {
 // SelfCPU returns the CPU time this process has used, its threads' run time.
 func SelfCPU() (time.Duration, bool) { return processCPU(os.Getpid()) }
 
-// parent reads the parent id from /proc/PID/stat: the fourth field, counted after the
-// command name, which is in parentheses and may hold spaces and parentheses itself.
-func parent(pid int) (int, bool) {
+// Parent reads the parent id of process pid from /proc/PID/stat (Linux only): the fourth
+// field, counted after the command name, which is in parentheses and may hold spaces and
+// parentheses itself. It reports false when the process is gone or the line does not read.
+func Parent(pid int) (int, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, false

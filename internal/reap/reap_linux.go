@@ -1,7 +1,6 @@
 package reap
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/compacteval/compacteval/internal/proccpu"
 )
 
 // Init makes the calling process a child subreaper (an orphan among its descendants becomes
@@ -143,28 +144,9 @@ func Children() []int {
 		if err != nil {
 			continue
 		}
-		if ppid, ok := parent(pid); ok && ppid == self {
+		if ppid, ok := proccpu.Parent(pid); ok && ppid == self {
 			out = append(out, pid)
 		}
 	}
 	return out
-}
-
-// parent reads the parent id from /proc/PID/stat: the fourth field, counted after the
-// command name, which is in parentheses and may hold spaces and parentheses itself.
-func parent(pid int) (int, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(string(f[1]))
-	return ppid, err == nil
 }
