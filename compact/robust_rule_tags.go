@@ -27,7 +27,11 @@ func isStructural(k tagKind, f tagFlags) bool {
 }
 
 // tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
-// misspelled by one letter.
+// misspelled by one letter. s holds ASCII letters only (its callers read a run of them).
+//
+// The first letter picks the one name s can stand for, which is compared folded byte by
+// byte: a line of near-miss tags (<summar> <sumaryy> ...) asks for every one of them.
+// TestTagNameOfPlain holds it to plainTagNameOf, a switch on the folded name.
 func tagNameOf(s string) (tagName, bool) {
 	switch s { // the names as the prompt spells them, without folding
 	case "summary":
@@ -38,49 +42,59 @@ func tagNameOf(s string) (tagName, bool) {
 	if len(s) < 5 || len(s) > 8 {
 		return 0, false
 	}
-	var buf [8]byte
-	for i := 0; i < len(s); i++ {
-		buf[i] = s[i] | 0x20 // s holds ASCII letters only
-	}
-	switch string(buf[:len(s)]) {
-	case "summary":
-		return nameSummary, true
-	case "analysis":
-		return nameAnalysis, true
-	case "example":
-		return nameExample, true
-	case "think", "thinking":
-		return nameThink, true
-	}
-	if summaryMisspelling(string(buf[:len(s)])) {
-		return nameSummary, true
+	switch s[0] | 0x20 {
+	case 's':
+		if summaryFoldWithinOne(s) {
+			return nameSummary, true
+		}
+	case 'a':
+		if foldedIs(s, "analysis") {
+			return nameAnalysis, true
+		}
+	case 'e':
+		if foldedIs(s, "example") {
+			return nameExample, true
+		}
+	case 't':
+		if foldedIs(s, "think") || foldedIs(s, "thinking") {
+			return nameThink, true
+		}
 	}
 	return 0, false
 }
 
-// summaryMisspelling reports a tag name one edit away from "summary" that keeps its first
-// two letters (sumary, summery, summmary), as small models write it. "summaries" and other
-// words are two or more edits away.
-func summaryMisspelling(name string) bool {
-	const want = "summary"
-	if len(name) < len(want)-1 || len(name) > len(want)+1 || name == want || !strings.HasPrefix(name, "su") {
+// foldedIs reports whether s, ASCII letters, is the lower-case word in any letter case.
+func foldedIs(s, word string) bool {
+	if len(s) != len(word) {
 		return false
 	}
-	return editDistanceAtMostOne(name, want)
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 != word[i] {
+			return false
+		}
+	}
+	return true
 }
 
-func editDistanceAtMostOne(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
+// summaryFoldWithinOne reports whether s, ASCII letters in any case, is "summary" or one
+// edit away from it keeping its first two letters (sumary, summery, summmary), as small
+// models write it. "summaries" and other words are two or more edits away.
+func summaryFoldWithinOne(s string) bool {
+	const want = "summary"
+	if len(s) < len(want)-1 || len(s) > len(want)+1 || s[0]|0x20 != 's' || s[1]|0x20 != 'u' {
+		return false
 	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
+	i := 0 // the first difference
+	for i < len(s) && i < len(want) && s[i]|0x20 == want[i] {
 		i++
 	}
-	if len(a) == len(b) {
-		return a[i+1:] == b[i+1:]
+	switch {
+	case len(s) == len(want):
+		return i == len(s) || foldedIs(s[i+1:], want[i+1:])
+	case len(s) < len(want):
+		return foldedIs(s[i:], want[i+1:])
 	}
-	return a[i:] == b[i+1:]
+	return foldedIs(s[i+1:], want[i:])
 }
 
 // invisible reports characters that may stand before a tag without making it a mention.
