@@ -102,9 +102,10 @@ func trimASCIISpace(s string) string {
 	return s[i:j]
 }
 
-// asciiSpace reports the ASCII characters IsJSSpace reports.
+// asciiSpace reports the ASCII characters IsJSSpace reports: the space and tab, line feed,
+// vertical tab, form feed and carriage return, which are 9 to 13 (one unsigned comparison).
 func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+	return c == ' ' || c-'\t' <= '\r'-'\t'
 }
 
 // isLineStart reports whether a JavaScript multiline ^ matches at byte offset i of s.

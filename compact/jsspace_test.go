@@ -147,3 +147,12 @@ func TestTrimJSQuickReject(t *testing.T) {
 		t.Fatalf("only %d non-ASCII characters are JavaScript spaces: the test asks no space", spaces)
 	}
 }
+
+// TestASCIISpace holds asciiSpace to IsJSSpace on every byte: true only for ASCII spaces.
+func TestASCIISpace(t *testing.T) {
+	for c := range 256 {
+		if got, want := asciiSpace(byte(c)), c < utf8.RuneSelf && IsJSSpace(rune(c)); got != want {
+			t.Errorf("asciiSpace(%#x) = %v, want %v", c, got, want)
+		}
+	}
+}
