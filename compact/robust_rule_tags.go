@@ -1,6 +1,9 @@
 package compact
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // Rule "Tags" of docs/robust.md, as it states it: summary, analysis, think, thinking and example
 // tags are recognised in any ASCII letter case (not Unicode folding: `<ſummary>`, with a long s,
@@ -79,22 +82,34 @@ func foldedIs(s, word string) bool {
 // summaryFoldWithinOne reports whether s, ASCII letters in any case, is "summary" or one
 // edit away from it keeping its first two letters (sumary, summery, summmary), as small
 // models write it. "summaries" and other words are two or more edits away.
+//
+// The name, folded, is read into a word, one byte a letter, and compared with "summary"
+// from its first difference on: the rest is equal (one letter changed), or equal one letter
+// further along in one of them (one letter left out or put in).
 func summaryFoldWithinOne(s string) bool {
-	const want = "summary"
-	if len(s) < len(want)-1 || len(s) > len(want)+1 || s[0]|0x20 != 's' || s[1]|0x20 != 'u' {
+	const want = 0x7972616d6d7573 // "summary", its first letter in the lowest byte
+	if len(s) < 6 || len(s) > 8 {
 		return false
 	}
-	i := 0 // the first difference
-	for i < len(s) && i < len(want) && s[i]|0x20 == want[i] {
-		i++
+	var x uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		x = x<<8 | uint64(s[i]|0x20)
 	}
-	switch {
-	case len(s) == len(want):
-		return i == len(s) || foldedIs(s[i+1:], want[i+1:])
-	case len(s) < len(want):
-		return foldedIs(s[i:], want[i+1:])
+	d := x ^ want
+	if d == 0 {
+		return true
 	}
-	return foldedIs(s[i+1:], want[i:])
+	i := uint(bits.TrailingZeros64(d)) / 8 * 8 // the first difference, in bits
+	if i < 16 {
+		return false // "su" is kept
+	}
+	switch len(s) {
+	case 7:
+		return x>>(i+8) == want>>(i+8)
+	case 6:
+		return x>>i == want>>(i+8)
+	}
+	return x>>(i+8) == want>>i
 }
 
 // invisible reports characters that may stand before a tag without making it a mention.
