@@ -89,10 +89,14 @@ func tagShapedOnly(l string) bool {
 			if n == 0 {
 				break
 			}
-			r, size := rune(c), 1
-			if c >= utf8.RuneSelf {
-				r, size = utf8.DecodeRuneInString(l[i:])
+			if c < utf8.RuneSelf {
+				if !asciiSpace(c) {
+					break // the invisible ASCII characters are the spaces (the next '<' of a line of tags)
+				}
+				i++
+				continue
 			}
+			r, size := utf8.DecodeRuneInString(l[i:])
 			if !invisible(r) {
 				break
 			}
