@@ -36,6 +36,11 @@ func hasContentIn(body string, simple bool) bool {
 	// Line by line, as eachLine splits them, but without first looking for every kind of
 	// terminator in the whole body: the first lines decide most bodies.
 	nl := -1 // the next '\n' at or after start, or len(body)
+	// The last lines found to say nothing (isContentLine is a function of the line alone): a
+	// body that loops over a few tag lines, which runs to the end of the text, asks about each
+	// line of the loop once.
+	var said [4]string
+	k := 0 // lines found to say nothing; said holds them from the third on (a blank line is "")
 	for start := 0; ; {
 		if nl < start {
 			nl = len(body)
@@ -55,8 +60,14 @@ func hasContentIn(body string, simple bool) bool {
 				}
 			}
 		}
-		if isContentLine(body[start:end]) {
-			return true
+		if line := body[start:end]; k < 2 || line != said[0] && line != said[1] && line != said[2] && line != said[3] {
+			if isContentLine(line) {
+				return true
+			}
+			if k >= 2 {
+				said[k%len(said)] = line
+			}
+			k++
 		}
 		if n == 0 {
 			return false
