@@ -217,6 +217,13 @@ func TestHasContentLoops(t *testing.T) {
 	r := rand.New(rand.NewPCG(39, 2))
 	quiet := []string{"", " ", "<summary>", "</analysis>", "<details>", "## 1. Primary Request and Intent:", "<summ", "\u200b"}
 	loud := []string{"x", "The tests pass now.", "<summary>x", "1. Intent: fix it", "<", "summary"}
+	// A blank line after the first lines, then the text from the second byte on: "b>" says
+	// something, though it repeats what the body holds from its second byte.
+	for _, body := range []string{"<b>\n<c>\n<d>\n\nb>\n<c>\n<e>", "<b>\n<c>\n\n\nb>\n<e>"} {
+		if !hasContentIn(body, true) || !hasContent(body) {
+			t.Errorf("hasContentIn(%q, true) = false, want true", body)
+		}
+	}
 	for i := range 20000 {
 		period := make([]string, 1+r.IntN(6))
 		for k := range period {
