@@ -25,7 +25,7 @@ func (sc *scan) fenceBefore(t tag) byte {
 // reads the lines before t whether or not the scan collected fence lines there (it collects
 // them only near summary openers).
 func (sc *scan) fenceLineBefore(t tag) (byte, int) {
-	if !t.is(atLineStart) || TrimJS(sc.text[t.line:t.start]) != "" {
+	if !t.is(atLineStart) || !sc.mayHoldFence() || TrimJS(sc.text[t.line:t.start]) != "" {
 		return 0, -1
 	}
 	l := int(t.line)

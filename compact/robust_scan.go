@@ -83,6 +83,7 @@ type scan struct {
 	wrongFrom     int      // nextWrongCloser's first question since its cursor was set
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 	regionHint    int      // firstRegionAfter's last answer
+	fenceRuns     int8     // 1 where the text holds ``` or ~~~, -1 where it holds neither, 0 before mayHoldFence asks
 }
 
 func newScan(text string, shortcuts bool) *scan {
@@ -873,6 +874,24 @@ func (sc *scan) enderAfter(i int) bool {
 		}
 	}
 	return sc.lastEnder > i
+}
+
+// mayHoldFence reports whether the text holds ``` or ~~~ anywhere, which a fence line
+// holds: where it does not, no line is one, and the rules that look for a fence line before
+// a tag (scan.fenceLineBefore, for every analysis opener of a loop of them) need not read
+// the lines. Without shortcuts it says there may be one, and the lines are read
+// (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) mayHoldFence() bool {
+	if !sc.shortcuts {
+		return true
+	}
+	if sc.fenceRuns == 0 {
+		sc.fenceRuns = -1
+		if strings.Contains(sc.text, "```") || strings.Contains(sc.text, "~~~") {
+			sc.fenceRuns = 1
+		}
+	}
+	return sc.fenceRuns > 0
 }
 
 // nextWrongCloser returns the index of the first structural </analysis> at or after index
