@@ -565,9 +565,13 @@ func (sc *scan) firstVisible(start, end int) int {
 		i++ // the ASCII blanks, without decoding
 	}
 	for i < end && sc.text[i] >= utf8.RuneSelf {
-		r, size := utf8.DecodeRuneInString(sc.text[i:end])
-		if !invisible(r) || size == 1 && r == utf8.RuneError {
-			break
+		size := 3
+		if i+3 > end || sc.text[i:i+3] != "\u200b" { // a zero-width space, the common one, without decoding
+			var r rune
+			r, size = utf8.DecodeRuneInString(sc.text[i:end])
+			if !invisible(r) || size == 1 && r == utf8.RuneError {
+				break
+			}
 		}
 		i += size
 		for i < end && (sc.text[i] == ' ' || sc.text[i] == '\t' || sc.text[i] == '\v' || sc.text[i] == '\f') {
