@@ -19,7 +19,53 @@ func TrimJS(s string) string {
 	if s = trimASCIISpace(s); len(s) == 0 || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf {
 		return s // ASCII at both ends: nothing to decode
 	}
+	return trimJSNonASCII(s)
+}
+
+// trimJSNonASCII is TrimJS for s, trimmed of ASCII blanks, with a non-ASCII end.
+func trimJSNonASCII(s string) string {
+	if !mayStartJSSpace(s) && !mayEndJSSpace(s) {
+		return s // no space at either end: nothing to trim (a zero-width space or a letter)
+	}
 	return trimJSRunes(s)
+}
+
+// mayStartJSSpace reports whether s may start with a non-ASCII character that IsJSSpace
+// reports, from its UTF-8 bytes: false means it does not (TestTrimJSQuickReject asks every
+// character); true may be wrong, and trimJSRunes then decodes.
+func mayStartJSSpace(s string) bool {
+	if len(s) < 2 || s[0] < utf8.RuneSelf {
+		return false
+	}
+	switch s[0] {
+	case 0xc2: // U+00A0
+		return s[1] == 0xa0
+	case 0xe1: // U+1680
+		return s[1] == 0x9a
+	case 0xe2: // U+2000-U+200A, U+2028, U+2029, U+202F, U+205F; not U+200B-U+200F
+		if len(s) < 3 {
+			return true
+		}
+		c := s[2]
+		return s[1] == 0x80 && (c <= 0x8a || c == 0xa8 || c == 0xa9 || c == 0xaf) || s[1] == 0x81 && c == 0x9f
+	case 0xe3: // U+3000
+		return s[1] == 0x80
+	case 0xef: // U+FEFF
+		return s[1] == 0xbb
+	}
+	return false
+}
+
+// mayEndJSSpace is mayStartJSSpace for the character that ends s: every non-ASCII
+// character IsJSSpace reports ends in 0x80-0x8a, 0x9f, 0xa0, 0xa8, 0xa9, 0xaf or 0xbf.
+func mayEndJSSpace(s string) bool {
+	switch c := s[len(s)-1]; {
+	case c < utf8.RuneSelf:
+		return false
+	case c <= 0x8a && c >= 0x80, c == 0x9f, c == 0xa0, c == 0xa8, c == 0xa9, c == 0xaf, c == 0xbf:
+		return true
+	}
+	return false
 }
 
 // trimJSRunes is TrimJS rune by rune.
@@ -56,9 +102,10 @@ func trimASCIISpace(s string) string {
 	return s[i:j]
 }
 
-// asciiSpace reports the ASCII characters IsJSSpace reports.
+// asciiSpace reports the ASCII characters IsJSSpace reports: the space and tab, line feed,
+// vertical tab, form feed and carriage return, which are 9 to 13 (one unsigned comparison).
 func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+	return c == ' ' || c-'\t' <= '\r'-'\t'
 }
 
 // isLineStart reports whether a JavaScript multiline ^ matches at byte offset i of s.

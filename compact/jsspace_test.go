@@ -3,6 +3,7 @@ package compact
 import (
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // jsWhitespace lists every code point that String.prototype.trim removes (ECMAScript
@@ -120,5 +121,38 @@ func TestLineStartAndEnd(t *testing.T) {
 	}
 	if !isLineStart("ab", 0) || !isLineEnd("ab", 2) || isLineStart("ab", 1) || isLineEnd("ab", 1) {
 		t.Errorf("^ must hold at the start only and $ at the end only of a text without terminators")
+	}
+}
+
+// TestTrimJSQuickReject holds TrimJS, which returns a text whose ends mayStartJSSpace and
+// mayEndJSSpace pass over without decoding, to trimJSRunes for every character at each end
+// of a text and alone, and for every truncation of its UTF-8 encoding.
+func TestTrimJSQuickReject(t *testing.T) {
+	spaces := 0
+	for r := rune(0x80); r <= utf8.MaxRune; r++ {
+		if IsJSSpace(r) {
+			spaces++
+		}
+		enc := string(r)
+		for n := 1; n <= len(enc); n++ {
+			e := enc[:n]
+			for _, s := range []string{e, e + "x", "x" + e, e + "x" + e, "\u200b" + e, e + "\u200b"} {
+				if got, want := TrimJS(s), trimJSRunes(s); got != want {
+					t.Fatalf("TrimJS(%q) = %q, want %q", s, got, want)
+				}
+			}
+		}
+	}
+	if spaces < 18 {
+		t.Fatalf("only %d non-ASCII characters are JavaScript spaces: the test asks no space", spaces)
+	}
+}
+
+// TestASCIISpace holds asciiSpace to IsJSSpace on every byte: true only for ASCII spaces.
+func TestASCIISpace(t *testing.T) {
+	for c := range 256 {
+		if got, want := asciiSpace(byte(c)), c < utf8.RuneSelf && IsJSSpace(rune(c)); got != want {
+			t.Errorf("asciiSpace(%#x) = %v, want %v", c, got, want)
+		}
 	}
 }

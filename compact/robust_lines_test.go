@@ -382,3 +382,33 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 		}
 	})
 }
+
+// stripWrapperFenceRef is stripWrapperFence with strings.TrimRight, as it was written
+// before the trim of its last lines was written out.
+func stripWrapperFenceRef(body string) string {
+	first, rest, ok := strings.Cut(body, "\n")
+	if !ok || !isFenceLine(first) {
+		return body
+	}
+	i := strings.LastIndexByte(strings.TrimRight(rest, " \t\r\n"), '\n')
+	last := TrimJS(rest[i+1:])
+	if !isFenceLine(last) || countUpTo(rest, "```", 2) > 1 {
+		return body
+	}
+	return TrimJS(rest[:max(i, 0)])
+}
+
+// TestStripWrapperFenceAsTrimRight holds stripWrapperFence to stripWrapperFenceRef on
+// generated bodies and on wrapped ones with blanks after the closing fence (it fails with
+// '\r' left out of the trim).
+func TestStripWrapperFenceAsTrimRight(t *testing.T) {
+	bodies := append(lineBodies(20000), "```\nx\n```\n\r", "~~~\nx\n~~~\r\n \t", "```\nx\n```\n\r\n```")
+	for _, body := range lineBodies(5000) {
+		bodies = append(bodies, "```\n"+body+"\n```\n\r", "~~~\n"+body+"\n~~~\r \n")
+	}
+	for i, body := range bodies {
+		if got, want := stripWrapperFence(body), stripWrapperFenceRef(body); got != want {
+			t.Fatalf("case %d: stripWrapperFence(%q) = %q, want %q", i, clipBody(body), clipBody(got), clipBody(want))
+		}
+	}
+}

@@ -25,7 +25,7 @@ func (sc *scan) fenceBefore(t tag) byte {
 // reads the lines before t whether or not the scan collected fence lines there (it collects
 // them only near summary openers).
 func (sc *scan) fenceLineBefore(t tag) (byte, int) {
-	if !t.is(atLineStart) || TrimJS(sc.text[t.line:t.start]) != "" {
+	if !t.is(atLineStart) || !sc.mayHoldFence() || TrimJS(sc.text[t.line:t.start]) != "" {
 		return 0, -1
 	}
 	l := int(t.line)
@@ -53,7 +53,11 @@ func stripWrapperFence(body string) string {
 	if !ok || !isFenceLine(first) {
 		return body
 	}
-	i := strings.LastIndexByte(strings.TrimRight(rest, " \t\r\n"), '\n')
+	j := len(rest) // strings.TrimRight(rest, " \t\r\n") without building its set for each block
+	for j > 0 && (rest[j-1] == ' ' || rest[j-1] == '\t' || rest[j-1] == '\r' || rest[j-1] == '\n') {
+		j--
+	}
+	i := strings.LastIndexByte(rest[:j], '\n')
 	last := TrimJS(rest[i+1:])
 	if !isFenceLine(last) || countUpTo(rest, "```", 2) > 1 {
 		return body

@@ -1,6 +1,9 @@
 package compact
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // Rule "Tags" of docs/robust.md, as it states it: summary, analysis, think, thinking and example
 // tags are recognised in any ASCII letter case (not Unicode folding: `<ſummary>`, with a long s,
@@ -27,7 +30,11 @@ func isStructural(k tagKind, f tagFlags) bool {
 }
 
 // tagNameOf returns the tag a name stands for, in any ASCII letter case; summary may be
-// misspelled by one letter.
+// misspelled by one letter. s holds ASCII letters only (its callers read a run of them).
+//
+// The first letter picks the one name s can stand for, which is compared folded byte by
+// byte: a line of near-miss tags (<summar> <sumaryy> ...) asks for every one of them.
+// TestTagNameOfPlain holds it to plainTagNameOf, a switch on the folded name.
 func tagNameOf(s string) (tagName, bool) {
 	switch s { // the names as the prompt spells them, without folding
 	case "summary":
@@ -38,49 +45,71 @@ func tagNameOf(s string) (tagName, bool) {
 	if len(s) < 5 || len(s) > 8 {
 		return 0, false
 	}
-	var buf [8]byte
-	for i := 0; i < len(s); i++ {
-		buf[i] = s[i] | 0x20 // s holds ASCII letters only
-	}
-	switch string(buf[:len(s)]) {
-	case "summary":
-		return nameSummary, true
-	case "analysis":
-		return nameAnalysis, true
-	case "example":
-		return nameExample, true
-	case "think", "thinking":
-		return nameThink, true
-	}
-	if summaryMisspelling(string(buf[:len(s)])) {
-		return nameSummary, true
+	switch s[0] | 0x20 {
+	case 's':
+		if summaryFoldWithinOne(s) {
+			return nameSummary, true
+		}
+	case 'a':
+		if foldedIs(s, "analysis") {
+			return nameAnalysis, true
+		}
+	case 'e':
+		if foldedIs(s, "example") {
+			return nameExample, true
+		}
+	case 't':
+		if foldedIs(s, "think") || foldedIs(s, "thinking") {
+			return nameThink, true
+		}
 	}
 	return 0, false
 }
 
-// summaryMisspelling reports a tag name one edit away from "summary" that keeps its first
-// two letters (sumary, summery, summmary), as small models write it. "summaries" and other
-// words are two or more edits away.
-func summaryMisspelling(name string) bool {
-	const want = "summary"
-	if len(name) < len(want)-1 || len(name) > len(want)+1 || name == want || !strings.HasPrefix(name, "su") {
+// foldedIs reports whether s, ASCII letters, is the lower-case word in any letter case.
+func foldedIs(s, word string) bool {
+	if len(s) != len(word) {
 		return false
 	}
-	return editDistanceAtMostOne(name, want)
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 != word[i] {
+			return false
+		}
+	}
+	return true
 }
 
-func editDistanceAtMostOne(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
+// summaryFoldWithinOne reports whether s, ASCII letters in any case, is "summary" or one
+// edit away from it keeping its first two letters (sumary, summery, summmary), as small
+// models write it. "summaries" and other words are two or more edits away.
+//
+// The name, folded, is read into a word, one byte a letter, and compared with "summary"
+// from its first difference on: the rest is equal (one letter changed), or equal one letter
+// further along in one of them (one letter left out or put in).
+func summaryFoldWithinOne(s string) bool {
+	const want = 0x7972616d6d7573 // "summary", its first letter in the lowest byte
+	if len(s) < 6 || len(s) > 8 {
+		return false
 	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
+	var x uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		x = x<<8 | uint64(s[i]|0x20)
 	}
-	if len(a) == len(b) {
-		return a[i+1:] == b[i+1:]
+	d := x ^ want
+	if d == 0 {
+		return true
 	}
-	return a[i:] == b[i+1:]
+	i := uint(bits.TrailingZeros64(d)) / 8 * 8 // the first difference, in bits
+	if i < 16 {
+		return false // "su" is kept
+	}
+	switch len(s) {
+	case 7:
+		return x>>(i+8) == want>>(i+8)
+	case 6:
+		return x>>i == want>>(i+8)
+	}
+	return x>>(i+8) == want>>i
 }
 
 // invisible reports characters that may stand before a tag without making it a mention.

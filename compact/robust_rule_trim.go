@@ -1,9 +1,6 @@
 package compact
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // Rule "Trim" of docs/robust.md, as it states it: JavaScript's trim, plus zero-width characters
 // next to the tags, plus U+0085 where the answer uses it as its line terminator (a text with no
@@ -18,14 +15,30 @@ import (
 // "Trim").
 //
 // An ASCII character is invisible exactly when it is a JavaScript blank (asciiSpace), and is
-// one byte whatever follows: the ASCII ends are trimmed byte by byte, and TrimFunc, which
-// decodes a rune for each character, runs only where an end is not ASCII.
+// one byte whatever follows: the ASCII ends are trimmed byte by byte, and runes are decoded
+// only where an end is not ASCII. There it is strings.TrimFunc written out, without a call
+// through a closure for each character (the gap between two openers after a zero-width
+// space, trimmed once for every opener of a loop of them). A byte that is not UTF-8 decodes
+// to U+FFFD, which is not invisible, and stops the trim as it stops TrimFunc.
 func trimRobust(s string, nel bool) string {
 	if s = trimASCIISpace(s); len(s) == 0 || s[0] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf {
 		return s
 	}
-	cut := func(r rune) bool { return invisible(r) && (r != '\u0085' || nel) }
-	return strings.TrimFunc(s, cut)
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		if !invisible(r) || r == '\u0085' && !nel {
+			break
+		}
+		s = s[size:]
+	}
+	for len(s) > 0 {
+		r, size := utf8.DecodeLastRuneInString(s)
+		if !invisible(r) || r == '\u0085' && !nel {
+			break
+		}
+		s = s[:len(s)-size]
+	}
+	return s
 }
 
 // trimTagLines drops the lines at the ends of a body that hold one summary, analysis or

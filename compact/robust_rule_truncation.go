@@ -35,8 +35,12 @@ func hasContent(body string) bool { return hasContentIn(body, false) }
 func hasContentIn(body string, simple bool) bool {
 	// Line by line, as eachLine splits them, but without first looking for every kind of
 	// terminator in the whole body: the first lines decide most bodies.
+	// lineIn written out, a call less for each line of the short bodies most blocks have.
 	nl := -1 // the next '\n' at or after start, or len(body)
-	for start := 0; ; {
+	for start, quiet := 0, 0; ; quiet++ {
+		if quiet == 2 {
+			return hasContentLoop(body, start, simple) // a body that goes on saying nothing
+		}
 		if nl < start {
 			nl = len(body)
 			if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
@@ -65,6 +69,87 @@ func hasContentIn(body string, simple bool) bool {
 	}
 }
 
+// lineIn returns the end of the line of body that starts at start and the length of its
+// terminator (0 at the end of body); nl is the next '\n' at or after start, or len(body),
+// kept from one line to the next (-1 before the first).
+func lineIn(body string, start int, nl *int, simple bool) (end, n int) {
+	if *nl < start {
+		*nl = len(body)
+		if k := strings.IndexByte(body[start:], '\n'); k >= 0 {
+			*nl = start + k
+		}
+	}
+	end = *nl
+	if end < len(body) {
+		n = 1
+	}
+	for i := start; i < *nl && !simple; i++ {
+		if c := body[i]; c == '\r' || c == 0xc2 || c == 0xe2 {
+			if m := TerminatorLen(body, i); m > 0 {
+				return i, m
+			}
+		}
+	}
+	return end, n
+}
+
+// hasContentLoop is hasContentIn from the line at start on, where the lines before it say
+// nothing. It keeps the last lines found to say nothing (isContentLine is a function of the
+// line alone) and where each starts: a body that loops over a few tag lines, which runs to
+// the end of the text, asks about each line of the loop once, and where a "\n"-only body
+// repeats from a line equal to one of them on, the repeat is passed (repeatsFrom).
+func hasContentLoop(body string, start int, simple bool) bool {
+	var said [4]string
+	var at [4]int
+	k := 0 // lines found to say nothing; the last four are in said (an entry not yet set is no line)
+	for nl := -1; ; {
+		end, n := lineIn(body, start, &nl, simple)
+		line, hit := body[start:end], -1
+		for x := range min(k, len(said)) {
+			if line == said[x] {
+				hit = x
+				break
+			}
+		}
+		switch {
+		case hit < 0:
+			if isContentLine(line) {
+				return true
+			}
+			said[k%len(said)], at[k%len(said)] = line, start
+			k++
+		case simple && n == 1 && at[hit] < start:
+			// Every line before start says nothing. From start on, the body repeats itself
+			// period bytes back up to p: each line that ends before p is a line period bytes
+			// earlier (its start follows a "\n" there too), which says nothing.
+			p := repeatsFrom(body, start, start-at[hit], end+1-start)
+			end = start + strings.LastIndexByte(body[start:p], '\n') // the line at start ends before p
+		}
+		if n == 0 {
+			return false
+		}
+		start = end + n
+	}
+}
+
+// repeatsFrom returns the end of the run from position from on where s[x] == s[x-period],
+// known for the first known bytes. The run is compared in chunks that double (a vectorised
+// compare), as repeatLineTag compares a loop of tag lines.
+func repeatsFrom(s string, from, period, known int) int {
+	p := from + known
+	for chunk := max(known, 1); p < len(s); chunk = min(2*chunk, 1<<12) {
+		m := min(chunk, len(s)-p)
+		if s[p:p+m] != s[p-period:p-period+m] {
+			for s[p] == s[p-period] {
+				p++ // fewer than m bytes, and m is at most twice what matched before
+			}
+			break
+		}
+		p += m
+	}
+	return p
+}
+
 // isContentLine reports a line that says something: not blank, not only tags, not a bare
 // section heading.
 func isContentLine(line string) bool {
@@ -89,10 +174,14 @@ func tagShapedOnly(l string) bool {
 			if n == 0 {
 				break
 			}
-			r, size := rune(c), 1
-			if c >= utf8.RuneSelf {
-				r, size = utf8.DecodeRuneInString(l[i:])
+			if c < utf8.RuneSelf {
+				if !asciiSpace(c) {
+					break // the invisible ASCII characters are the spaces (the next '<' of a line of tags)
+				}
+				i++
+				continue
 			}
+			r, size := utf8.DecodeRuneInString(l[i:])
 			if !invisible(r) {
 				break
 			}

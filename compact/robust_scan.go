@@ -83,6 +83,7 @@ type scan struct {
 	wrongFrom     int      // nextWrongCloser's first question since its cursor was set
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 	regionHint    int      // firstRegionAfter's last answer
+	fenceRuns     int8     // 1 where the text holds ``` or ~~~, -1 where it holds neither, 0 before mayHoldFence asks
 }
 
 func newScan(text string, shortcuts bool) *scan {
@@ -564,9 +565,13 @@ func (sc *scan) firstVisible(start, end int) int {
 		i++ // the ASCII blanks, without decoding
 	}
 	for i < end && sc.text[i] >= utf8.RuneSelf {
-		r, size := utf8.DecodeRuneInString(sc.text[i:end])
-		if !invisible(r) || size == 1 && r == utf8.RuneError {
-			break
+		size := 3
+		if i+3 > end || sc.text[i:i+3] != "\u200b" { // a zero-width space, the common one, without decoding
+			var r rune
+			r, size = utf8.DecodeRuneInString(sc.text[i:end])
+			if !invisible(r) || size == 1 && r == utf8.RuneError {
+				break
+			}
 		}
 		i += size
 		for i < end && (sc.text[i] == ' ' || sc.text[i] == '\t' || sc.text[i] == '\v' || sc.text[i] == '\f') {
@@ -873,6 +878,24 @@ func (sc *scan) enderAfter(i int) bool {
 		}
 	}
 	return sc.lastEnder > i
+}
+
+// mayHoldFence reports whether the text holds ``` or ~~~ anywhere, which a fence line
+// holds: where it does not, no line is one, and the rules that look for a fence line before
+// a tag (scan.fenceLineBefore, for every analysis opener of a loop of them) need not read
+// the lines. Without shortcuts it says there may be one, and the lines are read
+// (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) mayHoldFence() bool {
+	if !sc.shortcuts {
+		return true
+	}
+	if sc.fenceRuns == 0 {
+		sc.fenceRuns = -1
+		if strings.Contains(sc.text, "```") || strings.Contains(sc.text, "~~~") {
+			sc.fenceRuns = 1
+		}
+	}
+	return sc.fenceRuns > 0
 }
 
 // nextWrongCloser returns the index of the first structural </analysis> at or after index

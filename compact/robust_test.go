@@ -209,3 +209,47 @@ func TestHasContentSplitsAsEachLine(t *testing.T) {
 		}
 	}
 }
+
+// TestHasContentLoops holds hasContent, which asks about each line of a loop once, to the
+// same question asked line by line through eachLine, on loops of one to six lines that say
+// nothing (tags, headings, blanks) ending in a line that may say something.
+func TestHasContentLoops(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 2))
+	quiet := []string{"", " ", "<summary>", "</analysis>", "<details>", "## 1. Primary Request and Intent:", "<summ", "\u200b"}
+	loud := []string{"x", "The tests pass now.", "<summary>x", "1. Intent: fix it", "<", "summary"}
+	// A blank line after the first lines, then the text from the second byte on: "b>" says
+	// something, though it repeats what the body holds from its second byte.
+	for _, body := range []string{"<b>\n<c>\n<d>\n\nb>\n<c>\n<e>", "<b>\n<c>\n\n\nb>\n<e>"} {
+		if !hasContentIn(body, true) || !hasContent(body) {
+			t.Errorf("hasContentIn(%q, true) = false, want true", body)
+		}
+	}
+	for i := range 20000 {
+		period := make([]string, 1+r.IntN(6))
+		for k := range period {
+			period[k] = quiet[r.IntN(len(quiet))]
+			if r.IntN(20) == 0 {
+				period[k] = loud[r.IntN(len(loud))]
+			}
+		}
+		var lines []string
+		for n := r.IntN(12); n > 0; n-- {
+			lines = append(lines, period...)
+		}
+		if r.IntN(2) == 0 {
+			lines = append(lines, loud[r.IntN(len(loud))])
+		}
+		body := strings.Join(lines, "\n")
+		want := false
+		eachLine(body, func(line string) bool {
+			want = isContentLine(line)
+			return !want
+		})
+		if got := hasContent(body); got != want {
+			t.Fatalf("case %d: hasContent(%q) = %v, want %v", i, body, got, want)
+		}
+		if got := hasContentIn(body, true); got != want {
+			t.Fatalf("case %d: hasContentIn(%q, true) = %v, want %v", i, body, got, want)
+		}
+	}
+}
