@@ -1,21 +1,14 @@
 package fuzzrun
 
 import (
-	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/compacteval/compacteval/compact"
 	"github.com/compacteval/compacteval/fuzz"
-	"github.com/compacteval/compacteval/internal/extractor"
 	"github.com/compacteval/compacteval/internal/proccpu"
-	"github.com/compacteval/compacteval/internal/testhelp/testref"
 )
 
 // TestTimeCheckUnderLoad runs the seed module's time check beside a CPU hog (spinning
@@ -23,24 +16,13 @@ import (
 // the families the seed module answers in linear time stay linear, which wall time on a
 // loaded machine did not (three "new" superlinear kinds on the unchanged seed module).
 func TestTimeCheckUnderLoad(t *testing.T) {
-	module := filepath.Join("..", "..", "..", "shared", "seed", "compaction.ts")
-	if _, err := os.Stat(module); err != nil {
-		testref.Missing(t, "the seed module", err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		testref.Missing(t, "node", err)
-	}
 	if testing.Short() {
 		t.Skip("times the seed module beside a CPU hog")
 	}
 	if _, ok := proccpu.SelfCPU(); !ok {
 		t.Skip("no CPU clock here: the time check uses the wall clock")
 	}
-	ex, err := extractor.Open(context.Background(), "module:"+module, extractor.OpenOptions{Timeout: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ex.Close()
+	ex := openSeedModule(t)
 
 	// The hog runs while the large input of a linear family is answered and not while the
 	// small one is: load that comes and goes, as on a shared CI runner, and the worst case
