@@ -244,11 +244,7 @@ func sectionRole(n int, known string) role {
 // knownName returns the known heading name a heading line opens with, after markdown marks
 // and a number, or "".
 func knownName(t string) string {
-	t = strings.TrimLeft(t, "#*_>- \t")
-	if j := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); j > 0 && j <= 2 && strings.ContainsRune(".):", rune(t[j])) {
-		t = t[j+1:]
-	}
-	t = strings.ToLower(strings.TrimLeft(t, "*_ \t"))
+	t, _, _ = headingName(t)
 	for _, names := range [][]string{recentNames, otherNames} {
 		for _, k := range names {
 			if strings.HasPrefix(t, k) && (len(t) == len(k) || !isLetter(t[len(k)])) {

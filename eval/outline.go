@@ -3,6 +3,7 @@ package eval
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -68,9 +69,10 @@ var (
 	outlineItem = regexp.MustCompile(`(?m)^[ \t]*(?:\*\*)?(\d{1,2})[.)][ \t]+(?:\*\*)?([^:.\n]{1,80}?)(?:\*\*)?[ \t]*:(.*)$`)
 )
 
-// ParseOutline returns the sections an instruction asks for: its longest run of numbered
-// lines 1, 2, 3, ... (numbers rising, a gap allowed where a section was taken out) that
-// each name a section before a colon, outside <example> blocks.
+// ParseOutline returns the sections an instruction asks for: its longest list of numbered
+// lines that each name a section before a colon, outside <example> blocks. A list starts
+// at a line numbered 1 and takes every later line of a number it does not have yet, so a
+// section taken out (a gap) or added out of order (10 before 9) stays in the list.
 // It returns nil when the instruction numbers fewer than two sections.
 //
 // Each part's Sections come from its title where it names one or more of the nine
@@ -82,7 +84,7 @@ func ParseOutline(instruction string) *Outline {
 	text := outlineExample.ReplaceAllString(instruction, "")
 	var best, run []Part
 	for _, m := range outlineItem.FindAllStringSubmatch(text, -1) {
-		n := atoi(m[1])
+		n, _ := strconv.Atoi(m[1]) // one or two digits
 		title := strings.TrimSpace(strings.Trim(strings.TrimSpace(m[2]), "*_`"))
 		if !hasLetter(title) {
 			continue
@@ -210,12 +212,8 @@ func opensWordAt(s, k string) bool {
 // headingKey is a title or heading as parts are compared: lowercased, without markdown
 // marks and a leading number, spaces collapsed.
 func headingKey(t string) string {
-	t = strings.TrimLeft(strings.TrimSpace(t), "#*_>- \t")
-	if j := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); j > 0 && j <= 2 && strings.ContainsRune(".):", rune(t[j])) {
-		t = t[j+1:]
-	}
-	t = strings.TrimLeft(t, "*_ \t")
-	return strings.Join(strings.Fields(strings.ToLower(t)), " ")
+	name, _, _ := headingName(strings.TrimSpace(t))
+	return strings.Join(strings.Fields(name), " ")
 }
 
 // part returns the part a trimmed summary line is the heading of, or nil: a numbered or
@@ -224,16 +222,11 @@ func (o *Outline) part(t string) *Part {
 	if o == nil {
 		return nil
 	}
-	marked := strings.HasPrefix(t, "#") || strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__")
-	s := strings.TrimLeft(t, "#*_>- \t")
-	numbered := false
-	if j := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); j > 0 && j <= 2 && strings.ContainsRune(".):", rune(s[j])) {
-		numbered = true
-	}
+	name, marked, numbered := headingName(t)
 	if !marked && !numbered {
 		return nil
 	}
-	key := headingKey(t)
+	key := strings.Join(strings.Fields(name), " ")
 	var best *Part
 	for i := range o.Parts {
 		p := &o.Parts[i]
@@ -259,11 +252,3 @@ func isLetterRune(s string) bool {
 }
 
 func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
-
-func atoi(s string) int {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return n
-}

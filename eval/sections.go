@@ -37,19 +37,25 @@ type Sections struct {
 // Complete reports whether all nine sections are present and in order.
 func (s Sections) Complete() bool { return len(s.Present) == 9 && s.InOrder }
 
-// sectionOf returns the section a trimmed line is the heading of, or 0.
-func sectionOf(t string) int {
-	marked := strings.HasPrefix(t, "#") || strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__")
+// headingName splits a trimmed line into what may make it a heading: a markdown mark (#,
+// **, __) at its start, a section number after its marks ("8.", "8)", "8:"), and the name
+// that follows, lowercased, without the marks and spaces before it.
+func headingName(t string) (name string, marked, numbered bool) {
+	marked = strings.HasPrefix(t, "#") || strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__")
 	t = strings.TrimLeft(t, "#*_>- \t")
-	numbered := false
 	if j := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); j > 0 && j <= 2 && strings.ContainsRune(".):", rune(t[j])) {
 		t = t[j+1:]
 		numbered = true
 	}
+	return strings.ToLower(strings.TrimLeft(t, "*_ \t")), marked, numbered
+}
+
+// sectionOf returns the section a trimmed line is the heading of, or 0.
+func sectionOf(t string) int {
+	t, marked, numbered := headingName(t)
 	if !numbered && !marked {
 		return 0
 	}
-	t = strings.ToLower(strings.TrimLeft(t, "*_ \t"))
 	for i, keys := range sectionKeys {
 		for _, k := range keys {
 			if strings.HasPrefix(t, k) {
