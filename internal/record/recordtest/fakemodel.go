@@ -390,7 +390,7 @@ func writeSection(b *strings.Builder, h string, scope []fakeMsg, d int) {
 }
 
 // fakeKind is a kind of content a section title can ask for: the title holds one of its
-// words and, once a kind before it took the title, none of unless's.
+// words and none of unless's ("All user messages" asks for the messages, not a request).
 type fakeKind struct {
 	name          string
 	words, unless []string
