@@ -331,6 +331,15 @@ func (sc *scan) scanTags() {
 			}
 		}
 		if i >= lineEnd {
+			if prev >= 0 && prev == len(sc.tags)-1 && sc.shortcuts && sc.simple {
+				// The line before, read the long way, is done: the lines after it that repeat
+				// it hold its tags again, found without reading them (a looping model writes
+				// "\u200b<summary>" on thousands of lines).
+				if e := sc.repeatLine(prev, lineEnd); e > lineEnd {
+					lineEnd, pos = e, e
+					continue
+				}
+			}
 			lo := 0
 			if lineEnd >= 0 {
 				lo = sc.nextLine(lineEnd)
@@ -549,6 +558,37 @@ func (sc *scan) repeatLineTag(t tag) int {
 	for e := end + n; e < p || e == len(text) && e == p; e += n {
 		t.start, t.end, t.line = t.start+int32(n), t.end+int32(n), t.line+int32(n)
 		sc.tags = append(sc.tags, t)
+		end = e
+	}
+	return end
+}
+
+// repeatLine appends the tags of the lines after the line ending at end, whose last tag is
+// sc.tags[last], that repeat it exactly: the same tags with the same flags, as scanTags finds
+// a tag's flags from its line alone. It returns the end of the last line it read the tags
+// of, end for none. Only a scan.simple text asks: its lines end at "\n" alone. The repeats
+// are found as a period of the text, as repeatLineTag finds them.
+func (sc *scan) repeatLine(last, end int) int {
+	text := sc.text
+	start := int(sc.tags[last].line)
+	n := end + 1 - start
+	if end+n > len(text) || end+n < len(text) && text[end+n] != '\n' || text[end] != '\n' || text[end+1] != text[start] {
+		return end // the next line is no repeat: another length, or another first byte
+	}
+	first := last
+	for first > 0 && sc.tags[first-1].line == sc.tags[last].line {
+		first--
+	}
+	p := repeatsFrom(text, end+1, n, 0)
+	tags := sc.tags[first : last+1]
+	for e, d := end+n, int32(n); e < p || e == len(text) && e == p; e, d = e+n, d+int32(n) {
+		for _, t := range tags {
+			t.start, t.end, t.line = t.start+d, t.end+d, t.line+d
+			if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
+				sc.inlineOpeners++
+			}
+			sc.tags = append(sc.tags, t)
+		}
 		end = e
 	}
 	return end
