@@ -84,6 +84,7 @@ type scan struct {
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 	regionHint    int      // firstRegionAfter's last answer
 	fenceRuns     int8     // 1 where the text holds ``` or ~~~, -1 where it holds neither, 0 before mayHoldFence asks
+
 }
 
 func newScan(text string, shortcuts bool) *scan {
@@ -918,6 +919,22 @@ func (sc *scan) enderAfter(i int) bool {
 		}
 	}
 	return sc.lastEnder > i
+}
+
+// fenceRightBefore returns the character of the fence line that ends right before tag t's
+// line where t starts its line, found among the fence lines the scan collected (the one
+// before scan.fenceCursor, where blockEnd has moved it past t's line), else 0: there
+// scan.fenceLineBefore, which reads the lines before t, returns the same character. Without
+// shortcuts, or in a text that is not scan.simple, it returns 0 (FuzzRobustShortcutsAgree
+// holds the two equal).
+func (sc *scan) fenceRightBefore(t tag) byte {
+	if !sc.shortcuts || !sc.simple || sc.fenceCursor == 0 || sc.fenceCursor > len(sc.fences) || t.start != t.line {
+		return 0
+	}
+	if f := sc.fences[sc.fenceCursor-1]; int(f.end)+1 == int(t.line) && sc.text[f.end] == '\n' {
+		return f.char
+	}
+	return 0
 }
 
 // mayHoldFence reports whether the text holds ``` or ~~~ anywhere, which a fence line
