@@ -85,6 +85,15 @@ type scan struct {
 	regionHint    int      // firstRegionAfter's last answer
 	fenceRuns     int8     // 1 where the text holds ``` or ~~~, -1 where it holds neither, 0 before mayHoldFence asks
 
+	// scan.bodyOf's last answers, and the entry the next one replaces
+	bodies   [4]bodyMemo
+	bodyNext int
+}
+
+// bodyMemo is one answer of blockBody, for scan.bodyOf.
+type bodyMemo struct {
+	raw, body              string
+	closed, degenerate, ok bool
 }
 
 func newScan(text string, shortcuts bool) *scan {
@@ -935,6 +944,26 @@ func (sc *scan) fenceRightBefore(t tag) byte {
 		return f.char
 	}
 	return 0
+}
+
+// bodyOf returns blockBody(raw, closed) for the text's line terminators. It remembers its
+// last few answers: a loop of blocks asks about the same text again and again (each block
+// of a looping model is a copy of the one before, or of the one before that), and a text
+// equal to one asked about before gets the same answer. Without shortcuts it asks blockBody
+// every time (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) bodyOf(raw string, closed bool) (string, bool) {
+	if !sc.shortcuts {
+		return blockBody(raw, closed, sc.nel, sc.onlyLF)
+	}
+	for i := range sc.bodies {
+		if m := &sc.bodies[i]; m.ok && m.closed == closed && m.raw == raw {
+			return m.body, m.degenerate
+		}
+	}
+	body, degenerate := blockBody(raw, closed, sc.nel, sc.onlyLF)
+	sc.bodies[sc.bodyNext] = bodyMemo{raw: raw, body: body, closed: closed, degenerate: degenerate, ok: true}
+	sc.bodyNext = (sc.bodyNext + 1) % len(sc.bodies)
+	return body, degenerate
 }
 
 // mayHoldFence reports whether the text holds ``` or ~~~ anywhere, which a fence line
