@@ -786,7 +786,12 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 		} else {
 			fence = start == i && sc.shortcuts || sc.firstJS(start, i) == i
 		}
-		end := sc.lineEnd(i)
+		end := len(text) // the end of i's line: a fence line is short, its "\n" found by hand
+		if !sc.simple {
+			end = sc.lineEnd(i)
+		} else if k := indexByteNear(text[i+3:], '\n'); k >= 0 {
+			end = i + 3 + k
+		}
 		if fence {
 			out = append(out, fenceLine{int32(start), int32(end), c})
 		}
