@@ -971,6 +971,25 @@ func (sc *scan) bodyOf(raw string, closed bool) (string, bool) {
 	return body, degenerate
 }
 
+// seedWhole reports whether seed (Extract) returns the whole text, trimmed, where the scan
+// found no summary closer and no analysis opener: Extract's blocks need a "</summary>" and
+// it removes analysis blocks from a "<analysis>" on, and each of those the text holds is a
+// tag the scan found (scanTags reads every '<' that may start a tag, and a tag holds no
+// other '<'). That text holds a block's opener before its body, and is longer than any
+// body robust returns: robust need not run seed to compare. Without shortcuts it reports
+// false, and seed runs (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) seedWhole() bool {
+	if !sc.shortcuts {
+		return false
+	}
+	for _, t := range sc.tags {
+		if t.name == nameSummary && t.kind == closer || t.name == nameAnalysis && t.kind == opener {
+			return false
+		}
+	}
+	return true
+}
+
 // mayHoldFence reports whether the text holds ``` or ~~~ anywhere, which a fence line
 // holds: where it does not, no line is one, and the rules that look for a fence line before
 // a tag (scan.fenceLineBefore, for every analysis opener of a loop of them) need not read
