@@ -33,6 +33,9 @@ func hasContent(body string) bool { return hasContentIn(body, false) }
 // hasContentIn is hasContent for a body known to end its lines with "\n" alone where simple
 // is set (a part of a scan.onlyLF text), whose lines need no search for other terminators.
 func hasContentIn(body string, simple bool) bool {
+	if body == "" {
+		return false // one line, blank: the text before each orphan closer of a loop of them
+	}
 	// Line by line, as eachLine splits them, but without first looking for every kind of
 	// terminator in the whole body: the first lines decide most bodies.
 	// lineIn written out, a call less for each line of the short bodies most blocks have.
