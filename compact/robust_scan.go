@@ -412,12 +412,17 @@ func (sc *scan) scanTags() {
 // or "<details" (mayStartTag), or -1: in one small loop, so that a text of '<' that start
 // nothing (a line of them, one on each line) costs a few instructions a byte.
 func nextTagStart(text string, pos int) int {
-	k := strings.IndexByte(text[pos:], '<')
-	if k < 0 {
-		return -1
+	var k int
+	switch {
+	case pos+1 < len(text) && text[pos+1] == '<' && text[pos] != '<':
+		k = 1 // the next tag of a line of them, after a blank: without the vectorised search's setup
+	default:
+		if k = strings.IndexByte(text[pos:], '<'); k < 0 {
+			return -1
+		}
 	}
 	for i := pos + k; ; {
-		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || mayStartTag(text, i)) {
+		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || closerNameStart(text, i) || mayStartTag(text, i)) {
 			return i // a letter after '<' is one tagStartByte holds: a name may start there
 		}
 		// As nextLtBefore: the next 16 bytes by hand, then a vectorised search.
@@ -475,6 +480,20 @@ var tagStartByte = func() (t [256]bool) {
 	t[' '], t['\t'], t['/'] = true, true, true
 	return t
 }()
+
+// closerNameStart reports whether the '<' at text[i] starts "</" and a letter mayStartTag
+// accepts there (s, a, t or e): mayStartTag's answer for a closer written without blanks,
+// without its call.
+func closerNameStart(text string, i int) bool {
+	if i+2 >= len(text) || text[i+1] != '/' {
+		return false
+	}
+	switch text[i+2] | 0x20 {
+	case 's', 'a', 't', 'e':
+		return true
+	}
+	return false
+}
 
 // mayStartTag reports whether the '<' at text[i] may start a tag or "<details": the first
 // letter of a tag's name (after blanks and '/', which parseTag skips as well) is s, a, t or
