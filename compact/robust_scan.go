@@ -793,6 +793,7 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 	// Each fence holds three c: at most a third of them, counted by a vectorised pass.
 	out := make([]fenceLine, 0, strings.Count(text[from:], string(c))/3)
 	lo := from // a line start at or before pos
+	tryRepeat := 8
 	for pos := from; pos < len(text); {
 		k := indexRun3(text[pos:], c)
 		if k < 0 {
@@ -813,6 +814,12 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 		}
 		if fence {
 			out = append(out, fenceLine{int32(start), int32(end), c})
+			if len(out) == tryRepeat && sc.shortcuts && sc.simple {
+				// A loop of fenced blocks: the fences of the loop again. Asked at 8, 16, 32 ...
+				// fences, a few times a text.
+				tryRepeat *= 2
+				out, end = sc.repeatFences(out, end)
+			}
 		}
 		next := sc.nextLine(end)
 		if next < 0 {
@@ -844,6 +851,43 @@ func (sc *scan) fenceLineStart(i, lo int) (start int, fence bool) {
 	}
 	start = sc.lineStartAfter(i, lo)
 	return start, sc.firstJS(start, i) == i
+}
+
+// repeatFences appends the fence lines after the last of out, which ends at end, where the
+// text from that one's line on repeats the text one to four fences back: a loop of fenced
+// blocks. Whether a line is a fence line depends on the line alone, so where the text
+// repeats itself period bytes back (text[x] == text[x-period]), each line that ends there
+// is a fence line exactly where the line period bytes back is one: the fence lines from
+// one or two back on, shifted by period, up to the last whose line ends in the repeat. It
+// returns out and the end of its last fence line. Only a scan.simple text asks: its lines
+// end at "\n" alone. The repeat is found as repeatLineTag finds one.
+func (sc *scan) repeatFences(out []fenceLine, end int) ([]fenceLine, int) {
+	text := sc.text
+	last := out[len(out)-1]
+	for back := 1; back <= 4 && back < len(out); back++ {
+		src := len(out) - 1 - back
+		period := int(last.start - out[src].start)
+		// The line after the last fence line is where the one after out[src] ends up.
+		if e := end + period; e > len(text) || e < len(text) && text[e] != '\n' || text[end] != '\n' {
+			continue
+		}
+		from := int(last.start)
+		if from+period > len(text) || text[from:from+period] != text[from-period:from] {
+			continue // no repeat over the first period
+		}
+		p := repeatsFrom(text, from, period, period)
+		for k := src + 1; ; k++ {
+			f := out[k]
+			f.start, f.end = f.start+int32(period), f.end+int32(period)
+			if e := int(f.end); !(e < p || e == len(text) && e == p) {
+				break
+			}
+			out = append(out, f)
+			end = int(f.end)
+		}
+		return out, end
+	}
+	return out, end
 }
 
 // indexRun3 is strings.Index(s, c+c+c): a vectorised search for c, then a look at the
