@@ -985,11 +985,11 @@ func (sc *scan) enderAfter(i int) bool {
 			sc.lastEnder = len(sc.tags) // the general code: blockEnd reads its loop
 		}
 		for j := len(sc.tags) - 1; j >= 0 && sc.lastEnder < 0; j-- {
-			u := sc.tags[j]
-			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
+			u := &sc.tags[j] // the flags read at once: a loop of tags nothing ends is read to its start
+			if u.name != nameSummary || u.flags&(inAnalysis|inCode) != 0 {
 				continue
 			}
-			if u.kind == closer || u.structural() && !u.is(inDetails) {
+			if u.kind == closer || u.flags&(structuralTag|inDetails) == structuralTag {
 				sc.lastEnder = j
 				break
 			}
