@@ -25,6 +25,10 @@ func trimRobust(s string, nel bool) string {
 		return s
 	}
 	for len(s) > 0 {
+		if len(s) >= 3 && s[:3] == "\u200b" {
+			s = s[3:] // a zero-width space, the common one, without decoding
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s)
 		if !invisible(r) || r == '\u0085' && !nel {
 			break
@@ -32,6 +36,10 @@ func trimRobust(s string, nel bool) string {
 		s = s[size:]
 	}
 	for len(s) > 0 {
+		if len(s) >= 3 && s[len(s)-3:] == "\u200b" {
+			s = s[:len(s)-3]
+			continue
+		}
 		r, size := utf8.DecodeLastRuneInString(s)
 		if !invisible(r) || r == '\u0085' && !nel {
 			break
