@@ -85,8 +85,9 @@ type scan struct {
 	regionHint    int      // firstRegionAfter's last answer
 	fenceRuns     int8     // 1 where the text holds ``` or ~~~, -1 where it holds neither, 0 before mayHoldFence asks
 
-	// scan.bodyOf's last answers, and the entry the next one replaces
-	bodies   [4]bodyMemo
+	// scan.bodyOf's last answers from its second question on (most answers ask one), and
+	// the entry the next one replaces, -1 after the first question
+	bodies   *[4]bodyMemo
 	bodyNext int
 }
 
@@ -1022,6 +1023,13 @@ func (sc *scan) fenceRightBefore(t tag) byte {
 func (sc *scan) bodyOf(raw string, closed bool) (string, bool) {
 	if !sc.shortcuts {
 		return blockBody(raw, closed, sc.nel, sc.onlyLF)
+	}
+	if sc.bodies == nil {
+		if sc.bodyNext == 0 {
+			sc.bodyNext = -1
+			return blockBody(raw, closed, sc.nel, sc.onlyLF)
+		}
+		sc.bodies, sc.bodyNext = new([4]bodyMemo), 0
 	}
 	for i := range sc.bodies {
 		if m := &sc.bodies[i]; m.ok && m.closed == closed && m.raw == raw {
