@@ -466,6 +466,33 @@ func TestTagShapedOnlyAsTokens(t *testing.T) {
 	}
 }
 
+// isHeadingOnlyRef is isHeadingOnly with strings.TrimLeft, as it was written before the
+// trim of its marks was written out.
+func isHeadingOnlyRef(l string) bool {
+	l = strings.TrimLeft(l, "#* ")
+	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
+}
+
+// TestHeadingOnlyAsTrimLeft holds isHeadingOnly to isHeadingOnlyRef on the lines of
+// generated bodies and on headings behind every run of marks.
+func TestHeadingOnlyAsTrimLeft(t *testing.T) {
+	var lines []string
+	for _, body := range lineBodies(20000) {
+		lines = append(lines, strings.Split(body, "\n")...)
+	}
+	for _, marks := range []string{"", "#", "## ", "**", " * # ", "#*#", "-", "\t#"} {
+		lines = append(lines, marks+"1. Primary Request and Intent:", marks+"9.:", marks+"3. x", marks)
+	}
+	for i, l := range lines {
+		if got, want := isHeadingOnly(l), isHeadingOnlyRef(l); got != want {
+			t.Fatalf("case %d: isHeadingOnly(%q) = %v, want %v", i, clipBody(l), got, want)
+		}
+	}
+}
+
 // stripWrapperFenceRef is stripWrapperFence with strings.TrimRight, as it was written
 // before the trim of its last lines was written out.
 func stripWrapperFenceRef(body string) string {

@@ -253,7 +253,9 @@ func tokensRepeat(l string, i int, starts [2]int) int {
 }
 
 func isHeadingOnly(l string) bool {
-	l = strings.TrimLeft(l, "#* ")
+	for len(l) > 0 && (l[0] == '#' || l[0] == '*' || l[0] == ' ') {
+		l = l[1:] // strings.TrimLeft(l, "#* ") without building its set for each line
+	}
 	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
 		return false
 	}
