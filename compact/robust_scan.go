@@ -413,11 +413,8 @@ func (sc *scan) scanTags() {
 // or "<details" (mayStartTag), or -1: in one small loop, so that a text of '<' that start
 // nothing (a line of them, one on each line) costs a few instructions a byte.
 func nextTagStart(text string, pos int) int {
-	var k int
-	switch {
-	case pos+1 < len(text) && text[pos+1] == '<' && text[pos] != '<':
-		k = 1 // the next tag of a line of them, after a blank: without the vectorised search's setup
-	default:
+	k := 1 // the next tag of a line of them, after a blank: without the vectorised search's setup
+	if pos+1 >= len(text) || text[pos+1] != '<' || text[pos] == '<' {
 		if k = strings.IndexByte(text[pos:], '<'); k < 0 {
 			return -1
 		}
