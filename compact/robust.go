@@ -64,8 +64,10 @@ func extractRobust(text string, shortcuts bool) Extraction {
 		seen = seen || seenInline
 	}
 	if ok {
-		if seed := Extract(text); seed.OK && seed.Summary == best.body {
-			return seed // the same answer: report seed's path
+		if !sc.seedWhole() {
+			if seed := Extract(text); seed.OK && seed.Summary == best.body {
+				return seed // the same answer: report seed's path
+			}
 		}
 		path := PathBlock
 		if !best.closed {

@@ -4,16 +4,17 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/compacteval/compacteval/internal/textgen"
 )
 
 // This file holds the fast forms of robust's line-reading policy to their plain definitions.
 // Most helpers of the policy are written in their plain form and have no second copy; the
-// five below keep a faster form because the speed floor needs it (they read every body, or
+// ones below keep a faster form because the speed floor needs it (they read every body, or
 // every text, of the loop families and the corpus), and each xxxRef is its one plain
-// definition (line by line through eachLine, or with the strings package): sectionsUpTo,
-// isToolCall, wellFormedShape, trimRobust and isTemplate. TrimJS (trimJSRunes) and indexBracketCloser
+// definition (line by line through eachLine, token by token, or with the strings package):
+// sectionsUpTo, isToolCall, wellFormedShape, trimRobust, isTemplate and tagShapedOnly. TrimJS (trimJSRunes) and indexBracketCloser
 // (indexFold) are held to plain forms the package has anyway. Each test asks both on
 // bodies built from the pieces where a fast form could go wrong (every line terminator and
 // its broken halves, marks, digits, labels, tags, loops of one line), and
@@ -360,6 +361,7 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 			{"isToolCall", isToolCall(body), isToolCallRef(body)},
 			{"hasProse", hasProse(body), hasProseRef(body)},
 			{"isTemplate", isTemplate(body), isTemplateRef(body)},
+			{"tagShapedOnly", tagShapedOnly(body), tagShapedOnlyRef(body)},
 		}
 		for _, c := range checks {
 			if c.got != c.want {
@@ -381,6 +383,114 @@ func FuzzLinePolicyAgrees(f *testing.F) {
 			t.Fatalf("wellFormedShape(%q) = %v, want %v", body, got, want)
 		}
 	})
+}
+
+// tagShapedOnlyRef is tagShapedOnly token by token: its one plain definition.
+func tagShapedOnlyRef(l string) bool {
+	for i, n := 0, 0; ; n++ {
+		for i < len(l) {
+			c := l[i]
+			if c == ' ' || c == '\t' {
+				i++
+				continue
+			}
+			if n == 0 {
+				break
+			}
+			if c < utf8.RuneSelf {
+				if !asciiSpace(c) {
+					break // the invisible ASCII characters are the spaces (the next '<' of a line of tags)
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(l[i:])
+			if !invisible(r) {
+				break
+			}
+			i += size
+		}
+		if n == 0 && i < len(l) && l[i] != '<' {
+			// A BOM or zero-width character before the first tag is invisible, as it is
+			// before a tag at a line start (rule "Tags").
+			j := i
+			for j < len(l) {
+				r, size := utf8.DecodeRuneInString(l[j:])
+				if !invisible(r) {
+					break
+				}
+				j += size
+			}
+			if j == len(l) || l[j] == '<' {
+				i = j // a line of invisible characters alone is blank
+			}
+		}
+		if i == len(l) {
+			return true
+		}
+		if l[i] != '<' {
+			return false
+		}
+		j := i + 1 // the first '<' or '>' after it, which must be '>'
+		for j < len(l) && l[j] != '<' && l[j] != '>' {
+			j++
+		}
+		if j == len(l) || l[j] != '>' {
+			return false
+		}
+		i = j + 1
+	}
+}
+
+// TestTagShapedOnlyAsTokens holds tagShapedOnly, which reads a line that loops over one
+// token or two a loop at a time, to tagShapedOnlyRef on generated lines and on loops of
+// tokens with blanks of every kind between them and a tail that breaks the loop or not. It
+// fails if a copy of the loop is read past the end of the repeat.
+func TestTagShapedOnlyAsTokens(t *testing.T) {
+	lines := lineBodies(20000)
+	r := rand.New(rand.NewPCG(16, 5))
+	tokens := []string{"<summary>", "</summary>", "<summar>", "<sumaryy>", "<a b>", "<x", ">", "<", "<<>", "<\u200b>", "x"}
+	blanks := []string{"", " ", "  ", "\t", "\u200b", "\u00a0", "\u3000", "\xe2\x80", "\u0085", "\ufeff"}
+	for range 20000 {
+		unit := tokens[r.IntN(len(tokens))] + blanks[r.IntN(len(blanks))]
+		if r.IntN(2) == 0 {
+			unit += tokens[r.IntN(len(tokens))] + blanks[r.IntN(len(blanks))]
+		}
+		loop := strings.Repeat(unit, r.IntN(70))
+		lines = append(lines, blanks[r.IntN(len(blanks))]+loop+unit[:r.IntN(len(unit)+1)]+tokens[r.IntN(len(tokens))]+blanks[r.IntN(len(blanks))])
+	}
+	for i, l := range lines {
+		if got, want := tagShapedOnly(l), tagShapedOnlyRef(l); got != want {
+			t.Fatalf("case %d: tagShapedOnly(%q) = %v, want %v", i, clipBody(l), got, want)
+		}
+	}
+}
+
+// isHeadingOnlyRef is isHeadingOnly with strings.TrimLeft, as it was written before the
+// trim of its marks was written out.
+func isHeadingOnlyRef(l string) bool {
+	l = strings.TrimLeft(l, "#* ")
+	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimRight(l, "* "), ":") && utf8.RuneCountInString(l) < 60
+}
+
+// TestHeadingOnlyAsTrimLeft holds isHeadingOnly to isHeadingOnlyRef on the lines of
+// generated bodies and on headings behind every run of marks.
+func TestHeadingOnlyAsTrimLeft(t *testing.T) {
+	var lines []string
+	for _, body := range lineBodies(20000) {
+		lines = append(lines, strings.Split(body, "\n")...)
+	}
+	for _, marks := range []string{"", "#", "## ", "**", " * # ", "#*#", "-", "\t#"} {
+		lines = append(lines, marks+"1. Primary Request and Intent:", marks+"9.:", marks+"3. x", marks)
+	}
+	for i, l := range lines {
+		if got, want := isHeadingOnly(l), isHeadingOnlyRef(l); got != want {
+			t.Fatalf("case %d: isHeadingOnly(%q) = %v, want %v", i, clipBody(l), got, want)
+		}
+	}
 }
 
 // stripWrapperFenceRef is stripWrapperFence with strings.TrimRight, as it was written

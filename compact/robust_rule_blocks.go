@@ -203,15 +203,19 @@ func (sc *scan) afterDetails(t tag) bool {
 // candidate builds the block from opener t to end, leaving out analysis blocks inside it
 // except those quoted in its fenced code (rules "Analysis", "Truncation", "Fences", "Trim").
 func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) candidate {
-	body := sc.cutRegions(int(t.end), end, analysis, code)
+	body, degenerate := sc.bodyOf(sc.cutRegions(int(t.end), end, analysis, code), closed)
+	return candidate{body: body, closed: closed, start: int(t.start), sections: -1, degenerate: degenerate}
+}
+
+// blockBody returns the body of a block from its text, analysis blocks cut out, and whether
+// that body is degenerate.
+func blockBody(body string, closed, nel, onlyLF bool) (string, bool) {
 	if !closed {
 		body = trimPartialCloser(body)
 	}
-	body = trimRobust(body, sc.nel)
+	body = trimRobust(body, nel)
 	body = stripWrapperFence(body)
 	body = removeNestedAnalysis(body)
-	body = trimTagLines(body, sc.nel)
-	c := candidate{body: body, closed: closed, start: int(t.start), sections: -1}
-	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)
-	return c
+	body = trimTagLines(body, nel)
+	return body, !hasContentIn(body, onlyLF) || isTemplate(body)
 }

@@ -17,6 +17,9 @@ func (sc *scan) fenceBefore(t tag) byte {
 	if len(sc.fences) == 0 {
 		return 0
 	}
+	if c := sc.fenceRightBefore(t); c != 0 {
+		return c
+	}
 	c, _ := sc.fenceLineBefore(t)
 	return c
 }

@@ -25,14 +25,24 @@ func trimRobust(s string, nel bool) string {
 		return s
 	}
 	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
+		r, size := rune(0), 3
+		if len(s) >= 3 && s[0] == 0xe2 && s[1] == 0x80 && s[2]&0xc0 == 0x80 {
+			r = 0x2000 | rune(s[2]&0x3f) // U+2000-U+203F (the zero-width space, the line separators) without decoding
+		} else {
+			r, size = utf8.DecodeRuneInString(s)
+		}
 		if !invisible(r) || r == '\u0085' && !nel {
 			break
 		}
 		s = s[size:]
 	}
 	for len(s) > 0 {
-		r, size := utf8.DecodeLastRuneInString(s)
+		r, size := rune(0), 3
+		if n := len(s); n >= 3 && s[n-3] == 0xe2 && s[n-2] == 0x80 && s[n-1]&0xc0 == 0x80 {
+			r = 0x2000 | rune(s[n-1]&0x3f)
+		} else {
+			r, size = utf8.DecodeLastRuneInString(s)
+		}
 		if !invisible(r) || r == '\u0085' && !nel {
 			break
 		}

@@ -33,6 +33,9 @@ func hasContent(body string) bool { return hasContentIn(body, false) }
 // hasContentIn is hasContent for a body known to end its lines with "\n" alone where simple
 // is set (a part of a scan.onlyLF text), whose lines need no search for other terminators.
 func hasContentIn(body string, simple bool) bool {
+	if body == "" {
+		return false // one line, blank: the text before each orphan closer of a loop of them
+	}
 	// Line by line, as eachLine splits them, but without first looking for every kind of
 	// terminator in the whole body: the first lines decide most bodies.
 	// lineIn written out, a call less for each line of the short bodies most blocks have.
@@ -163,7 +166,12 @@ func isContentLine(line string) bool {
 // broken (<summ\xb3ry>), are not content. After the first token a blank is any invisible
 // character, a Unicode space between two tags as much as an ASCII one; before the first, a
 // run of invisible characters (a BOM) is one where a '<' or nothing follows it.
+//
+// A line that loops over one token or two (a looping model's "<summary> <summary> ...") is
+// read one loop at a time where it repeats itself (tokensRepeat); tagShapedOnlyRef in
+// robust_lines_test.go is the token-by-token definition.
 func tagShapedOnly(l string) bool {
+	var starts [2]int // where the last two tokens start, for tokensRepeat
 	for i, n := 0, 0; ; n++ {
 		for i < len(l) {
 			c := l[i]
@@ -208,6 +216,12 @@ func tagShapedOnly(l string) bool {
 		if l[i] != '<' {
 			return false
 		}
+		if n >= 2 && n&(n-1) == 0 { // at the 2nd, 4th, 8th ... token: a few times a line
+			if k := tokensRepeat(l, i, starts); k > i {
+				starts[0], starts[1], i = starts[0]+k-i, starts[1]+k-i, k
+			}
+		}
+		starts[0], starts[1] = starts[1], i
 		j := i + 1 // the first '<' or '>' after it, which must be '>'
 		for j < len(l) && l[j] != '<' && l[j] != '>' {
 			j++
@@ -220,8 +234,28 @@ func tagShapedOnly(l string) bool {
 }
 
 // isHeadingOnly reports a section heading with nothing after it: "3. Files and Code Sections:".
+// tokensRepeat returns where tagShapedOnly's loop may go on from the token at l[i], the
+// tokens that start at starts[1] and starts[0] read before it: where l repeats itself from
+// i on, one or two tokens back (l[x] == l[x-period] from x = i on, period the length of
+// those tokens and their blanks), each copy of them before the last '<' of the repeat is
+// read as they were (a token, then blanks up to the next '<'), and the loop goes on at
+// the last copy. It returns i where l does not repeat.
+func tokensRepeat(l string, i int, starts [2]int) int {
+	for _, from := range starts[:] {
+		period := i - from
+		if period <= 0 || i+period > len(l) || l[i:i+period] != l[from:i] {
+			continue
+		}
+		p := repeatsFrom(l, i, period, period)
+		return i + (p-1-i)/period*period
+	}
+	return i
+}
+
 func isHeadingOnly(l string) bool {
-	l = strings.TrimLeft(l, "#* ")
+	for len(l) > 0 && (l[0] == '#' || l[0] == '*' || l[0] == ' ') {
+		l = l[1:] // strings.TrimLeft(l, "#* ") without building its set for each line
+	}
 	if len(l) < 3 || l[0] < '1' || l[0] > '9' || l[1] != '.' {
 		return false
 	}

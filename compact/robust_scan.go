@@ -84,6 +84,17 @@ type scan struct {
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 	regionHint    int      // firstRegionAfter's last answer
 	fenceRuns     int8     // 1 where the text holds ``` or ~~~, -1 where it holds neither, 0 before mayHoldFence asks
+
+	// scan.bodyOf's last answers from its second question on (most answers ask one), and
+	// the entry the next one replaces, -1 after the first question
+	bodies   *[4]bodyMemo
+	bodyNext int
+}
+
+// bodyMemo is one answer of blockBody, for scan.bodyOf.
+type bodyMemo struct {
+	raw, body              string
+	closed, degenerate, ok bool
 }
 
 func newScan(text string, shortcuts bool) *scan {
@@ -331,6 +342,15 @@ func (sc *scan) scanTags() {
 			}
 		}
 		if i >= lineEnd {
+			if prev >= 0 && prev == len(sc.tags)-1 && sc.shortcuts && sc.simple {
+				// The line before, read the long way, is done: the lines after it that repeat
+				// it hold its tags again, found without reading them (a looping model writes
+				// "\u200b<summary>" on thousands of lines).
+				if e := sc.repeatLine(prev, lineEnd); e > lineEnd {
+					lineEnd, pos = e, e
+					continue
+				}
+			}
 			lo := 0
 			if lineEnd >= 0 {
 				lo = sc.nextLine(lineEnd)
@@ -393,12 +413,14 @@ func (sc *scan) scanTags() {
 // or "<details" (mayStartTag), or -1: in one small loop, so that a text of '<' that start
 // nothing (a line of them, one on each line) costs a few instructions a byte.
 func nextTagStart(text string, pos int) int {
-	k := strings.IndexByte(text[pos:], '<')
-	if k < 0 {
-		return -1
+	k := 1 // the next tag of a line of them, after a blank: without the vectorised search's setup
+	if pos+1 >= len(text) || text[pos+1] != '<' || text[pos] == '<' {
+		if k = strings.IndexByte(text[pos:], '<'); k < 0 {
+			return -1
+		}
 	}
 	for i := pos + k; ; {
-		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || mayStartTag(text, i)) {
+		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || closerNameStart(text, i) || mayStartTag(text, i)) {
 			return i // a letter after '<' is one tagStartByte holds: a name may start there
 		}
 		// As nextLtBefore: the next 16 bytes by hand, then a vectorised search.
@@ -456,6 +478,20 @@ var tagStartByte = func() (t [256]bool) {
 	t[' '], t['\t'], t['/'] = true, true, true
 	return t
 }()
+
+// closerNameStart reports whether the '<' at text[i] starts "</" and a letter mayStartTag
+// accepts there (s, a, t or e): mayStartTag's answer for a closer written without blanks,
+// without its call.
+func closerNameStart(text string, i int) bool {
+	if i+2 >= len(text) || text[i+1] != '/' {
+		return false
+	}
+	switch text[i+2] | 0x20 {
+	case 's', 'a', 't', 'e':
+		return true
+	}
+	return false
+}
 
 // mayStartTag reports whether the '<' at text[i] may start a tag or "<details": the first
 // letter of a tag's name (after blanks and '/', which parseTag skips as well) is s, a, t or
@@ -549,6 +585,37 @@ func (sc *scan) repeatLineTag(t tag) int {
 	for e := end + n; e < p || e == len(text) && e == p; e += n {
 		t.start, t.end, t.line = t.start+int32(n), t.end+int32(n), t.line+int32(n)
 		sc.tags = append(sc.tags, t)
+		end = e
+	}
+	return end
+}
+
+// repeatLine appends the tags of the lines after the line ending at end, whose last tag is
+// sc.tags[last], that repeat it exactly: the same tags with the same flags, as scanTags finds
+// a tag's flags from its line alone. It returns the end of the last line it read the tags
+// of, end for none. Only a scan.simple text asks: its lines end at "\n" alone. The repeats
+// are found as a period of the text, as repeatLineTag finds them.
+func (sc *scan) repeatLine(last, end int) int {
+	text := sc.text
+	start := int(sc.tags[last].line)
+	n := end + 1 - start
+	if end+n > len(text) || end+n < len(text) && text[end+n] != '\n' || text[end] != '\n' || text[end+1] != text[start] {
+		return end // the next line is no repeat: another length, or another first byte
+	}
+	first := last
+	for first > 0 && sc.tags[first-1].line == sc.tags[last].line {
+		first--
+	}
+	p := repeatsFrom(text, end+1, n, 0)
+	tags := sc.tags[first : last+1]
+	for e, d := end+n, int32(n); e < p || e == len(text) && e == p; e, d = e+n, d+int32(n) {
+		for _, t := range tags {
+			t.start, t.end, t.line = t.start+d, t.end+d, t.line+d
+			if t.name == nameSummary && t.kind == opener && t.flags&(atLineStart|afterCloser|inCode) == 0 {
+				sc.inlineOpeners++
+			}
+			sc.tags = append(sc.tags, t)
+		}
 		end = e
 	}
 	return end
@@ -724,6 +791,7 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 	// Each fence holds three c: at most a third of them, counted by a vectorised pass.
 	out := make([]fenceLine, 0, strings.Count(text[from:], string(c))/3)
 	lo := from // a line start at or before pos
+	tryRepeat := 8
 	for pos := from; pos < len(text); {
 		k := indexRun3(text[pos:], c)
 		if k < 0 {
@@ -736,9 +804,20 @@ func (sc *scan) fenceHits(from int, s string, c byte) []fenceLine {
 		} else {
 			fence = start == i && sc.shortcuts || sc.firstJS(start, i) == i
 		}
-		end := sc.lineEnd(i)
+		end := len(text) // the end of i's line: a fence line is short, its "\n" found by hand
+		if !sc.simple {
+			end = sc.lineEnd(i)
+		} else if k := indexByteNear(text[i+3:], '\n'); k >= 0 {
+			end = i + 3 + k
+		}
 		if fence {
 			out = append(out, fenceLine{int32(start), int32(end), c})
+			if len(out) == tryRepeat && sc.shortcuts && sc.simple {
+				// A loop of fenced blocks: the fences of the loop again. Asked at 8, 16, 32 ...
+				// fences, a few times a text.
+				tryRepeat *= 2
+				out, end = sc.repeatFences(out, end)
+			}
 		}
 		next := sc.nextLine(end)
 		if next < 0 {
@@ -770,6 +849,43 @@ func (sc *scan) fenceLineStart(i, lo int) (start int, fence bool) {
 	}
 	start = sc.lineStartAfter(i, lo)
 	return start, sc.firstJS(start, i) == i
+}
+
+// repeatFences appends the fence lines after the last of out, which ends at end, where the
+// text from that one's line on repeats the text one to four fences back: a loop of fenced
+// blocks. Whether a line is a fence line depends on the line alone, so where the text
+// repeats itself period bytes back (text[x] == text[x-period]), each line that ends there
+// is a fence line exactly where the line period bytes back is one: the fence lines from
+// one or two back on, shifted by period, up to the last whose line ends in the repeat. It
+// returns out and the end of its last fence line. Only a scan.simple text asks: its lines
+// end at "\n" alone. The repeat is found as repeatLineTag finds one.
+func (sc *scan) repeatFences(out []fenceLine, end int) ([]fenceLine, int) {
+	text := sc.text
+	last := out[len(out)-1]
+	for back := 1; back <= 4 && back < len(out); back++ {
+		src := len(out) - 1 - back
+		period := int(last.start - out[src].start)
+		// The line after the last fence line is where the one after out[src] ends up.
+		if e := end + period; e > len(text) || e < len(text) && text[e] != '\n' || text[end] != '\n' {
+			continue
+		}
+		from := int(last.start)
+		if from+period > len(text) || text[from:from+period] != text[from-period:from] {
+			continue // no repeat over the first period
+		}
+		p := repeatsFrom(text, from, period, period)
+		for k := src + 1; ; k++ {
+			f := out[k]
+			f.start, f.end = f.start+int32(period), f.end+int32(period)
+			if e := int(f.end); !(e < p || e == len(text) && e == p) {
+				break
+			}
+			out = append(out, f)
+			end = int(f.end)
+		}
+		return out, end
+	}
+	return out, end
 }
 
 // indexRun3 is strings.Index(s, c+c+c): a vectorised search for c, then a look at the
@@ -867,17 +983,79 @@ func (sc *scan) enderAfter(i int) bool {
 			sc.lastEnder = len(sc.tags) // the general code: blockEnd reads its loop
 		}
 		for j := len(sc.tags) - 1; j >= 0 && sc.lastEnder < 0; j-- {
-			u := sc.tags[j]
-			if u.name != nameSummary || u.is(inAnalysis) || u.is(inCode) {
+			u := &sc.tags[j] // the flags read at once: a loop of tags nothing ends is read to its start
+			if u.name != nameSummary || u.flags&(inAnalysis|inCode) != 0 {
 				continue
 			}
-			if u.kind == closer || u.structural() && !u.is(inDetails) {
+			if u.kind == closer || u.flags&(structuralTag|inDetails) == structuralTag {
 				sc.lastEnder = j
 				break
 			}
 		}
 	}
 	return sc.lastEnder > i
+}
+
+// fenceRightBefore returns the character of the fence line that ends right before tag t's
+// line where t starts its line, found among the fence lines the scan collected (the one
+// before scan.fenceCursor, where blockEnd has moved it past t's line), else 0: there
+// scan.fenceLineBefore, which reads the lines before t, returns the same character. Without
+// shortcuts, or in a text that is not scan.simple, it returns 0 (FuzzRobustShortcutsAgree
+// holds the two equal).
+func (sc *scan) fenceRightBefore(t tag) byte {
+	if !sc.shortcuts || !sc.simple || sc.fenceCursor == 0 || sc.fenceCursor > len(sc.fences) || t.start != t.line {
+		return 0
+	}
+	if f := sc.fences[sc.fenceCursor-1]; int(f.end)+1 == int(t.line) && sc.text[f.end] == '\n' {
+		return f.char
+	}
+	return 0
+}
+
+// bodyOf returns blockBody(raw, closed) for the text's line terminators. It remembers its
+// last few answers: a loop of blocks asks about the same text again and again (each block
+// of a looping model is a copy of the one before, or of the one before that), and a text
+// equal to one asked about before gets the same answer. Without shortcuts it asks blockBody
+// every time (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) bodyOf(raw string, closed bool) (string, bool) {
+	if !sc.shortcuts {
+		return blockBody(raw, closed, sc.nel, sc.onlyLF)
+	}
+	if sc.bodies == nil {
+		if sc.bodyNext == 0 {
+			sc.bodyNext = -1
+			return blockBody(raw, closed, sc.nel, sc.onlyLF)
+		}
+		sc.bodies, sc.bodyNext = new([4]bodyMemo), 0
+	}
+	for i := range sc.bodies {
+		if m := &sc.bodies[i]; m.ok && m.closed == closed && m.raw == raw {
+			return m.body, m.degenerate
+		}
+	}
+	body, degenerate := blockBody(raw, closed, sc.nel, sc.onlyLF)
+	sc.bodies[sc.bodyNext] = bodyMemo{raw: raw, body: body, closed: closed, degenerate: degenerate, ok: true}
+	sc.bodyNext = (sc.bodyNext + 1) % len(sc.bodies)
+	return body, degenerate
+}
+
+// seedWhole reports whether seed (Extract) returns the whole text, trimmed, where the scan
+// found no summary closer and no analysis opener: Extract's blocks need a "</summary>" and
+// it removes analysis blocks from a "<analysis>" on, and each of those the text holds is a
+// tag the scan found (scanTags reads every '<' that may start a tag, and a tag holds no
+// other '<'). That text holds a block's opener before its body, and is longer than any
+// body robust returns: robust need not run seed to compare. Without shortcuts it reports
+// false, and seed runs (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) seedWhole() bool {
+	if !sc.shortcuts {
+		return false
+	}
+	for _, t := range sc.tags {
+		if t.name == nameSummary && t.kind == closer || t.name == nameAnalysis && t.kind == opener {
+			return false
+		}
+	}
+	return true
 }
 
 // mayHoldFence reports whether the text holds ``` or ~~~ anywhere, which a fence line
