@@ -24,6 +24,7 @@ func mainExit() {
 	// adopted by compacteval when its parent exits and killed before compacteval exits
 	// (reap.All), and where a cgroup can be made it dies even if compacteval is killed.
 	reap.Init()
+	stopProfile := startCPUProfile()
 	if os.Getenv("GOGC") == "" {
 		// A run holds its report (live) and makes several times as much garbage while it
 		// parses YAML, mutates answers and scores: collecting at half the live heap instead
@@ -44,6 +45,7 @@ func mainExit() {
 	}
 	stop()
 	reap.All()
+	stopProfile()
 	os.Exit(code)
 }
 
