@@ -29,10 +29,10 @@ func mainExit() {
 		// A run makes several times its live heap in garbage while it parses YAML, mutates
 		// answers and scores. Most of a run's live heap is small (under 100 MB at 21,500
 		// cases), and collecting at half of it (GOGC=50, before) cost about a tenth of the
-		// CPU; the drift matrix's pairs are what make a large corpus's peak (about 260 MB
-		// live at 100,000 cases). So the collector keeps Go's default pace, and a soft limit
-		// makes it collect sooner as the heap nears memoryLimit, which holds that peak
-		// where GOGC=50 held it (docs/speed.md).
+		// CPU; the drift matrix's pairs are what make a large corpus's peak (docs/speed.md:
+		// 413 MB at 100,000 cases with GOGC=50). So the collector keeps Go's default pace,
+		// and a soft limit makes it collect sooner as the heap nears memoryLimit, which
+		// holds that peak under 500 MB (MEMORY_MAX_MB=500 scripts/memory-table.sh 100000).
 		debug.SetMemoryLimit(memoryLimit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
