@@ -81,7 +81,9 @@ func Open(values []string) (*Corpus, error) { return open(values, holdAll) }
 // OpenLazy is Open without keeping the cases: it reads and checks every case file as Open
 // does (the same Problems, Sources, Repeated and Digest) but keeps only each case's Entry,
 // and Cases is nil. Read reads cases again from their files when they are needed, so a
-// caller that takes them a batch at a time holds one batch, whatever the corpus's size.
+// caller that takes them a batch at a time holds one batch, whatever the corpus's size; it
+// decodes each from a spool of the cases as parsed (a temporary file, removed at once)
+// instead of parsing the file again, once it has checked that the file is unchanged.
 func OpenLazy(values []string) (*Corpus, error) {
 	return open(values, &holder{none: true, spool: newSpool()})
 }
