@@ -85,7 +85,8 @@ for k in $(seq "$runs"); do
 	done
 done
 
-# median BUILD: user, sys and peak of the run with the median CPU.
+# median BUILD: user, sys and peak of the run with the median CPU (of an even number of
+# runs, the lower of the middle two).
 median() {
 	for f in "$dir"/cpu-"$1"-*.txt; do
 		awk '{ print $1 + $2, $1, $2, $3 }' "$f"
