@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -135,7 +134,7 @@ func (c *Corpus) reread(e Entry) (*Case, error) {
 	data, err := l.ref.read()
 	var k *Case
 	if err == nil {
-		if l.at.n > 0 && hex.EncodeToString(sha256Of(data)) == e.SHA256 {
+		if l.at.n > 0 && fmt.Sprintf("%x", sha256.Sum256(data)) == e.SHA256 {
 			if k, err = c.spool.get(l.at); err == nil {
 				return k, nil
 			}
@@ -150,9 +149,4 @@ func (c *Corpus) reread(e Entry) (*Case, error) {
 		return nil, fmt.Errorf("read case %s: %w", l.ref.name, ErrChanged)
 	}
 	return k, nil
-}
-
-func sha256Of(data []byte) []byte {
-	sum := sha256.Sum256(data)
-	return sum[:]
 }

@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -119,11 +118,29 @@ var (
 	anyMapType  = reflect.TypeFor[map[string]any]()
 )
 
+// appendUvarint and appendUint64 are encoding/binary's AppendUvarint and
+// LittleEndian.AppendUint64, written here so that every reader of the corpus does not
+// compile that package too (architecture.md counts what each part compiles).
+func appendUvarint(b []byte, x uint64) []byte {
+	for x >= 0x80 {
+		b = append(b, byte(x)|0x80)
+		x >>= 7
+	}
+	return append(b, byte(x))
+}
+
+func appendUint64(b []byte, x uint64) []byte {
+	for i := range 8 {
+		b = append(b, byte(x>>(8*i)))
+	}
+	return b
+}
+
 func appendLen(b []byte, n int, isNil bool) []byte {
 	if isNil {
-		return binary.AppendUvarint(b, 0)
+		return appendUvarint(b, 0)
 	}
-	return binary.AppendUvarint(b, uint64(n)+1)
+	return appendUvarint(b, uint64(n)+1)
 }
 
 // appendValue appends v's form to b.
@@ -131,7 +148,7 @@ func appendValue(b []byte, v reflect.Value) ([]byte, error) {
 	var err error
 	switch v.Kind() {
 	case reflect.String:
-		b = binary.AppendUvarint(b, uint64(v.Len()))
+		b = appendUvarint(b, uint64(v.Len()))
 		b = append(b, v.String()...)
 	case reflect.Bool:
 		if v.Bool() {
@@ -139,11 +156,11 @@ func appendValue(b []byte, v reflect.Value) ([]byte, error) {
 		}
 		return append(b, 0), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		b = binary.AppendVarint(b, v.Int())
+		b = appendUvarint(b, uint64(v.Int())<<1^uint64(v.Int()>>63))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		b = binary.AppendUvarint(b, v.Uint())
+		b = appendUvarint(b, v.Uint())
 	case reflect.Float32, reflect.Float64:
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float()))
+		b = appendUint64(b, math.Float64bits(v.Float()))
 	case reflect.Pointer:
 		b = appendLen(b, 1, v.IsNil())
 		if !v.IsNil() {
@@ -224,13 +241,19 @@ func (d *spoolDecoder) fail() {
 }
 
 func (d *spoolDecoder) uvarint() uint64 {
-	x, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
+	var x uint64
+	for i, c := range d.b {
+		if i == 10 || i == 9 && c > 1 { // more than 64 bits
+			break
+		}
+		x |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			d.b = d.b[i+1:]
+			return x
+		}
 	}
-	d.b = d.b[n:]
-	return x
+	d.fail()
+	return 0
 }
 
 // len returns a list's, a map's or a pointer's length, and false for nil.
@@ -279,13 +302,8 @@ func (d *spoolDecoder) value(v reflect.Value) {
 			d.fail()
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		x, n := binary.Varint(d.b)
-		if n <= 0 {
-			d.fail()
-			return
-		}
-		d.b = d.b[n:]
-		v.SetInt(x)
+		u := d.uvarint()
+		v.SetInt(int64(u>>1) ^ -int64(u&1))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		v.SetUint(d.uvarint())
 	case reflect.Float32, reflect.Float64:
@@ -293,7 +311,11 @@ func (d *spoolDecoder) value(v reflect.Value) {
 			d.fail()
 			return
 		}
-		v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(d.b)))
+		var u uint64
+		for i := range 8 {
+			u |= uint64(d.b[i]) << (8 * i)
+		}
+		v.SetFloat(math.Float64frombits(u))
 		d.b = d.b[8:]
 	case reflect.Pointer:
 		if _, ok := d.len(); ok {

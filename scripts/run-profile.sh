@@ -6,8 +6,9 @@
 # The corpus is N copies of the bundled cases under new ids (internal/cmd/bigcorpus), too
 # large to be held, so that the cases are read as on a large corpus. Each run is the whole
 # command with every built-in extractor under /usr/bin/time -v, its CPU profile written by
-# the build itself (COMPACTEVAL_CPUPROFILE; a build from before the variable gets
-# cmd/compacteval/cpuprofile.go and its two calls in mainExit, nothing else). The builds run
+# the build itself (COMPACTEVAL_CPUPROFILE, in a build with -tags cpuprofile; a build from
+# before the variable gets cmd/compacteval/cpuprofile.go and its two calls in mainExit,
+# nothing else). The builds run
 # in turn, base then head, PROFILE_RUNS times, so that a change in the machine's load
 # touches both; the tables give the median CPU and the profiles of every run merged.
 #
@@ -40,7 +41,7 @@ mkdir -p "$dir"
 head=$(git log -1 --format=%h -- . ':!docs' ':!scripts')
 [ -z "$(git status --porcelain --untracked-files=no -- . ':!docs' ':!scripts')" ] || head="$head+changes"
 
-go build -o "$dir/compacteval-head" ./cmd/compacteval
+go build -tags cpuprofile -o "$dir/compacteval-head" ./cmd/compacteval
 rm -rf "$dir/base-src"
 mkdir "$dir/base-src"
 git archive "$base" | tar -x -C "$dir/base-src"
@@ -53,7 +54,7 @@ if [ ! -e "$dir/base-src/cmd/compacteval/cpuprofile.go" ]; then
 		exit 2
 	fi
 fi
-(cd "$dir/base-src" && go build -o "$dir/compacteval-base" ./cmd/compacteval)
+(cd "$dir/base-src" && go build -tags cpuprofile -o "$dir/compacteval-base" ./cmd/compacteval)
 
 if [ ! -d "$dir/cases-$n" ]; then
 	go run ./internal/cmd/bigcorpus -n "$n" -out "$dir/cases-$n.tmp" > /dev/null
