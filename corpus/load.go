@@ -109,7 +109,7 @@ func loadDir(dir string, h *holder) ([]loaded, error) {
 			rel, _ := filepath.Rel(root, f)
 			id = strings.TrimSuffix(filepath.ToSlash(rel), ".yaml")
 		}
-		refs[i] = fileRef{name: f, parse: func() (*Case, error) { return ReadFile(f, id) }}
+		refs[i] = fileRef{name: f, id: id, read: func() ([]byte, error) { return readCaseFile(f) }}
 	}
 	return loadFiles(refs, walkProblems, h)
 }
@@ -130,12 +130,12 @@ func loadFS(fsys fs.FS, label string, h *holder) ([]loaded, error) {
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".yaml") {
 			name := path.Join(label, p)
-			refs = append(refs, fileRef{name: name, parse: func() (*Case, error) {
+			refs = append(refs, fileRef{name: name, id: strings.TrimSuffix(p, ".yaml"), read: func() ([]byte, error) {
 				data, err := fs.ReadFile(fsys, p)
 				if err != nil {
 					return nil, fmt.Errorf("read case %s: %w", name, err)
 				}
-				return Parse(name, data, strings.TrimSuffix(p, ".yaml"))
+				return data, nil
 			}})
 		}
 		return nil
@@ -146,27 +146,41 @@ func loadFS(fsys fs.FS, label string, h *holder) ([]loaded, error) {
 	return loadFiles(refs, nil, h)
 }
 
-// fileRef is one case file: its name in problems and how to read and parse it.
+// fileRef is one case file: its name in problems, the id it must have ("" for any) and
+// how to read it.
 type fileRef struct {
-	name  string
-	parse func() (*Case, error)
+	name string
+	id   string
+	read func() ([]byte, error)
+}
+
+// parse reads and parses the file.
+func (r fileRef) parse() (*Case, error) {
+	data, err := r.read()
+	if err != nil {
+		return nil, err
+	}
+	return Parse(r.name, data, r.id)
 }
 
 // loaded is a case file that loaded: the case (nil when it is not kept), its entry, and
-// how to read it again.
+// how to read it again: its file, and where it is in the corpus's spool.
 type loaded struct {
 	c     *Case
 	entry Entry
 	ref   fileRef
+	at    spooled
 }
 
-// holder decides which cases a corpus holds: all of them (Open), none (a nil holder), or
+// holder decides which cases a corpus holds: all of them (Open), none (OpenLazy), or
 // while they fit in a budget of their texts' bytes (OpenHolding, which drops them all when
-// one did not fit).
+// one did not fit). Those it does not hold go to its spool, if it has one.
 type holder struct {
 	all     bool
+	none    bool
 	left    atomic.Int64
 	refused atomic.Bool
+	spool   *spool
 }
 
 // holdAll holds every case.
@@ -174,7 +188,7 @@ var holdAll = &holder{all: true}
 
 // take reports whether to hold a case with n bytes of texts, and counts them if so.
 func (h *holder) take(n int) bool {
-	if h == nil {
+	if h == nil || h.none {
 		return false
 	}
 	if h.all {
@@ -221,6 +235,8 @@ func loadFiles(files []fileRef, walkProblems Problems, h *holder) ([]loaded, err
 			results[i].l, results[i].ok = loaded{entry: entryOf(c), ref: files[i]}, true
 			if h.take(results[i].l.entry.Bytes) {
 				results[i].l.c = c
+			} else if h != nil {
+				results[i].l.at = h.spool.put(c)
 			}
 		}
 	})
@@ -275,6 +291,15 @@ const MaxProblemsPerFile = 100
 // ReadFile reads one case file and checks that its id is wantID (no check when wantID is "").
 // A file over MaxCaseBytes is a Problems error.
 func ReadFile(file, wantID string) (*Case, error) {
+	data, err := readCaseFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, data, wantID)
+}
+
+// readCaseFile reads a case file of at most MaxCaseBytes: a larger one is a Problems error.
+func readCaseFile(file string) ([]byte, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("read case %s: %w", file, err)
@@ -291,7 +316,7 @@ func ReadFile(file, wantID string) (*Case, error) {
 		}
 		return nil, Problems{{File: file, Msg: fmt.Sprintf("the file is %s bytes, over the limit of %d for a case file (-max-case-bytes raises it)", size, MaxCaseBytes)}}
 	}
-	return Parse(file, data, wantID)
+	return data, nil
 }
 
 // Parse decodes and checks one case. On problems it returns the case as far as it decoded

@@ -46,6 +46,7 @@ type Corpus struct {
 
 	from    map[string]int // case id -> the source it came from
 	entries []loaded       // every case in id order, kept or not (Open, OpenLazy)
+	spool   *spool         // the cases not kept (OpenLazy, OpenHolding), or nil
 }
 
 // Digest returns the SHA-256 of a set of cases, over their ids and file digests in id
@@ -80,8 +81,12 @@ func Open(values []string) (*Corpus, error) { return open(values, holdAll) }
 // OpenLazy is Open without keeping the cases: it reads and checks every case file as Open
 // does (the same Problems, Sources, Repeated and Digest) but keeps only each case's Entry,
 // and Cases is nil. Read reads cases again from their files when they are needed, so a
-// caller that takes them a batch at a time holds one batch, whatever the corpus's size.
-func OpenLazy(values []string) (*Corpus, error) { return open(values, nil) }
+// caller that takes them a batch at a time holds one batch, whatever the corpus's size; it
+// decodes each from a spool of the cases as parsed (a temporary file, removed at once)
+// instead of parsing the file again, once it has checked that the file is unchanged.
+func OpenLazy(values []string) (*Corpus, error) {
+	return open(values, &holder{none: true, spool: newSpool()})
+}
 
 // OpenHolding is OpenLazy holding every case when the texts (Entry.Bytes) of the case
 // files it reads, replaced ones too, fit together in budget bytes, and none otherwise;
@@ -89,7 +94,7 @@ func OpenLazy(values []string) (*Corpus, error) { return open(values, nil) }
 // that fits is parsed once, and a larger one is OpenLazy's (while it is read, it holds up
 // to budget bytes of texts).
 func OpenHolding(values []string, budget int) (*Corpus, error) {
-	h := &holder{}
+	h := &holder{spool: newSpool()}
 	h.left.Store(int64(budget))
 	return open(values, h)
 }
@@ -147,8 +152,14 @@ func open(values []string, h *holder) (*Corpus, error) {
 	}
 	if h != nil && h.refused.Load() { // all or none: a corpus that does not fit is read lazily
 		for i := range out.entries {
-			out.entries[i].c = nil
+			if l := &out.entries[i]; l.c != nil {
+				l.at = h.spool.put(l.c)
+				l.c = nil
+			}
 		}
+	}
+	if h != nil {
+		out.spool = h.spool
 	}
 	sort.Slice(out.entries, func(i, j int) bool { return out.entries[i].entry.ID < out.entries[j].entry.ID })
 	if h == holdAll {

@@ -21,7 +21,8 @@ import (
 // npm publish lines, and every package has the release's version, the launcher's optional
 // dependencies are published before it, and the extractor's package holds robust.js; the
 // source folders under npm/ refuse npm pack. It needs npm for the packing, and skips that
-// part without it.
+// part without it. The memory step (scripts/memory-table.sh at 100,000 cases, most of an
+// hour) it only finds among the page's commands.
 func TestReleaseDryRun(t *testing.T) {
 	page, err := os.ReadFile("releasing.md")
 	if err != nil {
@@ -52,7 +53,7 @@ func TestReleaseDryRun(t *testing.T) {
 		t.Errorf("README.md's install section says neither that nothing is published yet nor that %s is out", version)
 	}
 	publish := publishOrder(t, string(page))
-	for _, want := range []string{"make dist", "make npm\n", "make npm-robust", "git tag -a " + version, "gh release create " + version} {
+	for _, want := range []string{"MEMORY_MAX_MB=500 scripts/memory-table.sh 100000", "make dist", "make npm\n", "make npm-robust", "git tag -a " + version, "gh release create " + version} {
 		if !strings.Contains(string(page), "\n"+want) {
 			t.Errorf("releasing.md's steps lack %q", strings.TrimSpace(want))
 		}

@@ -40,12 +40,16 @@
 #   memory      docs/speed.md: time and peak memory of run at 2,150, 21,500 and 100,000 cases
 #               (scripts/memory-table.sh; about an hour and a half on two busy cores, so it is
 #               run only when named; its MEMORY_* settings pass through)
+#   runprofile  docs/speed.md: run's CPU per case and its profile on 21,500 cases, the
+#               build before the CPU cuts (5580c7c) beside the working tree, by stage and
+#               by function (scripts/run-profile.sh; about ten minutes on two busy cores, so
+#               it is run only when named; its PROFILE_* settings pass through)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 file_of() {
 	case "$1" in
-	reference | extractors | score | pipeline | memory) echo docs/speed.md ;;
+	reference | extractors | score | pipeline | memory | runprofile) echo docs/speed.md ;;
 	redaction) echo docs/commands/record.md ;;
 	sdkbuild) echo docs/testing.md ;;
 	fuzzpage) echo docs/commands/fuzz.md ;;
@@ -157,6 +161,9 @@ measure() {
 		;;
 	memory)
 		scripts/memory-table.sh
+		;;
+	runprofile)
+		scripts/run-profile.sh
 		;;
 	handkept)
 		handkept "${HANDKEPT_BASE:-7696421}"

@@ -18,6 +18,10 @@
 #   MEMORY_TABLE_ONLY=1  measures nothing: prints the table of every result in MEMORY_DIR
 #                     (the base first, then the builds in the order they were measured), for
 #                     a table whose runs were made one at a time
+#   MEMORY_MAX_MB=M   after the table, exits 1 naming every run of the working tree's build
+#                     whose peak (max RSS, in MB of 1,048,576 bytes as the table gives it)
+#                     passed M: the release's check is MEMORY_MAX_MB=500 scripts/memory-table.sh
+#                     100000 (docs/releasing.md)
 # A 100,000-case corpus takes 2.8 GB of disk; its run takes about an hour on two busy cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +30,8 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(2150 21500 100000)
 read -r -a base_sizes <<< "${MEMORY_BASE_SIZES:-2150 21500}"
 [ -x /usr/bin/time ] || { echo "memory-table: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
+max_mb=${MEMORY_MAX_MB:-}
+[[ "$max_mb" =~ ^[0-9]*$ ]] || { echo "memory-table: MEMORY_MAX_MB=$max_mb is not a whole number of MB" >&2; exit 2; }
 
 dir=${MEMORY_DIR:-}
 if [ -z "$dir" ]; then
@@ -132,3 +138,23 @@ for label in "${labels[@]}"; do
 		printf "| `%s` | %s | %.0f MB | %s | %.0f s | %s | %.0f MB | %.1f KB | %.0f MB |\n", $1, thousands($2), $3 / 1e6, $8, $4, evals, $5 / 1024, $5 / $2, $7 / 1e6
 	}'
 done
+
+# The bound: every run of the working tree's build (the base's are what they were).
+if [ -n "$max_mb" ]; then
+	over=0 checked=0
+	for f in "$dir"/result-"$state"-*.txt; do
+		[ -e "$f" ] || continue
+		read -r _ n _ _ rss _ < "$f"
+		checked=$((checked + 1))
+		if [ "$rss" -gt $((max_mb * 1024)) ]; then
+			echo "memory-table: FAIL: $state at $n cases peaked at $((rss / 1024)) MB, over the bound of $max_mb MB" >&2
+			over=1
+		fi
+	done
+	if [ "$checked" -eq 0 ]; then
+		echo "memory-table: FAIL: no run of $state to hold to $max_mb MB" >&2
+		exit 1
+	fi
+	[ "$over" -eq 0 ] || exit 1
+	echo "memory-table: every run of $state ($checked) peaked under $max_mb MB" >&2
+fi

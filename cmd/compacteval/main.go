@@ -24,12 +24,16 @@ func mainExit() {
 	// adopted by compacteval when its parent exits and killed before compacteval exits
 	// (reap.All), and where a cgroup can be made it dies even if compacteval is killed.
 	reap.Init()
-	if os.Getenv("GOGC") == "" {
-		// A run holds its report (live) and makes several times as much garbage while it
-		// parses YAML, mutates answers and scores: collecting at half the live heap instead
-		// of all of it kept the peak a fifth lower (9,500 cases, when a run held its whole
-		// corpus: 1.08 GB instead of 1.35 GB) at no measured cost in time.
-		debug.SetGCPercent(50)
+	stopProfile := startCPUProfile()
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		// A run makes several times its live heap in garbage while it parses YAML, mutates
+		// answers and scores. Most of a run's live heap is small (under 100 MB at 21,500
+		// cases), and collecting at half of it (GOGC=50, before) cost about a tenth of the
+		// CPU; the drift matrix's pairs are what make a large corpus's peak (docs/speed.md:
+		// 413 MB at 100,000 cases with GOGC=50). So the collector keeps Go's default pace,
+		// and a soft limit makes it collect sooner as the heap nears memoryLimit, which
+		// holds that peak under 500 MB (MEMORY_MAX_MB=500 scripts/memory-table.sh 100000).
+		debug.SetMemoryLimit(memoryLimit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	mode := signalMode(os.Args[1:])
@@ -44,8 +48,13 @@ func mainExit() {
 	}
 	stop()
 	reap.All()
+	stopProfile()
 	os.Exit(code)
 }
+
+// memoryLimit is the soft limit of the memory the Go runtime uses, unless GOGC or GOMEMLIMIT
+// is set: past it, the collector runs as often as it must, up to half the CPU.
+const memoryLimit = 384 << 20
 
 // onSignal says what SIGINT or SIGTERM does to a command.
 type onSignal int

@@ -2,19 +2,22 @@
 // goes, so that the run holds one at a time however many the corpus has: a
 // report.CaseSource (File) and a report.EvalSource (EvalFile).
 //
-// A file is JSON lines, one value each, created with a name of its own (never over an
-// existing file) and removed at once where the system allows it (the open file stays
-// readable), so that not even a killed run leaves it behind; elsewhere Close removes it.
-// JSON keeps every value of a Case except a string that is not valid UTF-8, which it would
-// replace: such a value (an extractor may cut a summary inside a character) is kept in
-// memory instead, so that what is read back is exactly what was added. Of an eval.Result,
-// what is read back is what its JSON holds, with the weighted shares exact (their JSON
-// rounds them): the same document, byte for byte, and nothing the renderers read is lost.
+// A file is a run of records, one value each (its length, then its encoding), created with
+// a name of its own (never over an existing file) and removed at once where the system
+// allows it (the open file stays readable), so that not even a killed run leaves it behind;
+// elsewhere Close removes it. A Case is written in a binary form of its own (casecodec.go),
+// an eval.Result as JSON. JSON keeps every value of a Result except a string that is not
+// valid UTF-8, which it would replace: such a value (an extractor may cut a summary inside
+// a character), of either list, is kept in memory instead, so that what is read back is
+// exactly what was added. Of an eval.Result, what is read back is what its JSON holds, with
+// the weighted shares exact (their JSON rounds them): the same document, byte for byte, and
+// nothing the renderers read is lost.
 package casefile
 
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +47,8 @@ type List[T any] struct {
 	held map[int]T // the values JSON would change, by index
 	err  error
 	c    codec[T]
+
+	lenBuf [binary.MaxVarintLen64]byte
 }
 
 // codec is how a List writes and reads its values.
@@ -60,8 +65,8 @@ func Create(dir string) (*File, error) {
 	return create(dir, ".compacteval-cases-*.jsonl", codec[report.Case]{
 		what:      "case",
 		id:        func(c *report.Case) string { return c.ID },
-		marshal:   func(c *report.Case) ([]byte, error) { return json.Marshal(c) },
-		unmarshal: func(data []byte, c *report.Case) error { return json.Unmarshal(data, c) },
+		marshal:   func(c *report.Case) ([]byte, error) { return appendCase(nil, c), nil },
+		unmarshal: decodeCase,
 	})
 }
 
@@ -95,11 +100,13 @@ func (l *List[T]) Add(v *T) error {
 	id := l.c.id(v)
 	if !validUTF8(reflect.ValueOf(v).Elem()) {
 		l.held[l.n] = clone(v)
-		v = new(T) // a line of its own all the same: line i is value i
+		v = new(T) // a record of its own all the same: record i is value i
 	}
 	data, err := l.c.marshal(v)
 	if err == nil {
-		data = append(data, '\n')
+		_, err = l.w.Write(binary.AppendUvarint(l.lenBuf[:0], uint64(len(data))))
+	}
+	if err == nil {
 		_, err = l.w.Write(data)
 	}
 	if err != nil {
@@ -127,8 +134,10 @@ func (l *List[T]) All() iter.Seq2[*T, error] {
 			return
 		}
 		r := bufio.NewReaderSize(io.NewSectionReader(l.f, 0, 1<<62), 64<<10)
+		var buf []byte
 		for i := range l.n {
-			line, err := readLine(r)
+			var err error
+			buf, err = readRecord(r, buf)
 			if err != nil {
 				yield(nil, fmt.Errorf("read %s %d of %s: %w", l.c.what, i+1, l.f.Name(), err))
 				return
@@ -136,7 +145,7 @@ func (l *List[T]) All() iter.Seq2[*T, error] {
 			v := new(T)
 			if h, ok := l.held[i]; ok {
 				*v = clone(&h)
-			} else if err := l.c.unmarshal(line, v); err != nil {
+			} else if err := l.c.unmarshal(buf, v); err != nil {
 				yield(nil, fmt.Errorf("read %s %d of %s: %w", l.c.what, i+1, l.f.Name(), err))
 				return
 			}
@@ -161,19 +170,33 @@ func (l *List[T]) Close() error {
 	return err
 }
 
-// readLine returns the next line without its newline, however long.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	line, err := r.ReadBytes('\n')
-	if errors.Is(err, io.EOF) {
-		err = io.ErrUnexpectedEOF // every line ends with a newline
+// readRecord returns the next record, however long, in buf's memory when it fits (the
+// codecs copy what they keep).
+func readRecord(r *bufio.Reader, buf []byte) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err == nil && n > 1<<40 {
+		err = errors.New("a record too long")
 	}
 	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF // l.n records were written
+		}
 		return nil, err
 	}
-	return line[:len(line)-1], nil
+	if uint64(cap(buf)) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return buf, nil
 }
 
-// resultLine is an eval result as a line holds it: its JSON, and the weighted shares'
+// resultLine is an eval result as a record holds it: its JSON, and the weighted shares'
 // sums as they are (their JSON rounds them to four decimals, and the value it gives is
 // computed from the sums before rounding).
 type resultLine struct {

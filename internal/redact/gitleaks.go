@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,6 +27,9 @@ type glRule struct {
 	config.Rule
 	keywords []string // lowercase
 	ids      []int    // the keywords' numbers in glKeywords
+	// mayMatch, when set, reports whether the rule may match in a window; where it says
+	// no, the window is not searched.
+	mayMatch func(s string, f *found, ids []int, w [2]int) bool
 }
 
 var (
@@ -64,7 +68,11 @@ func gitleaksRules() ([]glRule, []*config.Allowlist, error) {
 			for i, k := range r.Keywords {
 				kw[i] = strings.ToLower(k)
 			}
-			glRules = append(glRules, glRule{Rule: r, keywords: kw})
+			g := glRule{Rule: r, keywords: kw}
+			if r.RuleID == "generic-api-key" && r.Regex.String() == genericPattern {
+				g.mayMatch = genericMayMatch
+			}
+			glRules = append(glRules, g)
 		}
 		kws := make([][]string, len(glRules))
 		for i, r := range glRules {
@@ -97,7 +105,7 @@ func gitleaksSpans(s, lower string) []span {
 	var out []span
 	for i := range rules {
 		r := &rules[i]
-		for _, m := range findAll(r.Regex, s, f, r.ids) {
+		for _, m := range findAll(r.Regex, s, f, r.ids, r.mayMatch) {
 			start, end := m[0], m[1]
 			match := strings.TrimRight(s[start:end], "\n")
 			mstart, mend := start, start+len(match)
@@ -139,8 +147,9 @@ func gitleaksSpans(s, lower string) []span {
 // that f found in s: the lines that hold one and windowLines on each side. Rules whose
 // patterns begin with a bounded run of any word characters are slow on long texts in Go's
 // regexp, and a conversation is long while its keywords are few. With no keywords, the
-// whole text is searched; with keywords none of which s holds, nothing is.
-func findAll(re *regexp.Regexp, s string, f *found, ids []int) [][]int {
+// whole text is searched; with keywords none of which s holds, nothing is. A window for
+// which mayMatch (if not nil) says no is not searched.
+func findAll(re *regexp.Regexp, s string, f *found, ids []int, mayMatch func(string, *found, []int, [2]int) bool) [][]int {
 	if len(ids) == 0 {
 		return re.FindAllStringSubmatchIndex(s, -1)
 	}
@@ -149,6 +158,9 @@ func findAll(re *regexp.Regexp, s string, f *found, ids []int) [][]int {
 	}
 	var out [][]int
 	for _, w := range f.windows(ids) {
+		if mayMatch != nil && !mayMatch(s, f, ids, w) {
+			continue
+		}
 		for _, m := range re.FindAllStringSubmatchIndex(s[w[0]:w[1]], -1) {
 			for k := range m {
 				if m[k] >= 0 {
@@ -159,6 +171,50 @@ func findAll(re *regexp.Regexp, s string, f *found, ids []int) [][]int {
 		}
 	}
 	return out
+}
+
+// genericPattern is gitleaks' generic-api-key pattern as genericMayMatch reads it: a
+// version of the rules with another pattern runs without the check.
+const genericPattern = `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`
+
+// genericMayMatch reports whether genericPattern may match in s[w[0]:w[1]]. A match holds
+// one of the rule's keywords (ids), then at most 20 of [ \t\w.-] and 3 of [\s'"], then an
+// assignment, which begins with one of = > : | ? and the comma; where no keyword of the
+// window is followed so, the pattern cannot match there. Prose names keys and tokens far
+// more often than it assigns them: searching those windows was most of the rule's time,
+// and the rule most of gitleaks'. (?i) also folds k and s with the Kelvin sign and the long
+// s, which the lowercase keyword search does not see, so a window holding either is
+// searched. TestGenericMayMatch holds it to the search.
+func genericMayMatch(s string, f *found, ids []int, w [2]int) bool {
+	win := s[w[0]:w[1]]
+	if strings.Contains(win, "\u212a") || strings.Contains(win, "\u017f") {
+		return true
+	}
+	for _, h := range f.hits {
+		if h.pos < w[0] || h.pos >= w[1] || !slices.Contains(ids, h.word) {
+			continue
+		}
+		for i, n := h.pos+len(f.set.words[h.word]), 0; i < w[1] && n <= 23; i, n = i+1, n+1 {
+			c := s[i]
+			if strings.IndexByte("=>:|?,", c) >= 0 {
+				return true
+			}
+			if !genericGap(c) {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// genericGap reports whether c is one of [ \t\w.-] or [\s'"] (with \v, which \s is not:
+// more is safe).
+func genericGap(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte(" \t\n\v\f\r_.-'\"", c) >= 0
 }
 
 // windowLines is how many lines around a keyword a rule looks at: a match may begin a line

@@ -162,3 +162,80 @@ func TestKeywordsInEveryMatch(t *testing.T) {
 	}
 	t.Logf("%d texts, %d secrets found the same way", len(texts), found)
 }
+
+// TestGenericMayMatch holds genericMayMatch to the search it spares: generic-api-key finds
+// the same secrets with the check as without it, on the labelled set, every text of the
+// corpus's eval cases and texts generated around the rule's keywords (gaps of every length
+// about the limit, each assignment, the characters that fold to k and s). It also fails when
+// gitleaks' pattern is no longer the one the check reads.
+func TestGenericMayMatch(t *testing.T) {
+	rules, _ := mustGitleaksRules()
+	i := slices.IndexFunc(rules, func(r glRule) bool { return r.RuleID == "generic-api-key" })
+	if i < 0 {
+		t.Fatal("gitleaks has no generic-api-key rule")
+	}
+	r := rules[i]
+	if r.mayMatch == nil {
+		t.Fatalf("generic-api-key's pattern is no longer genericPattern: read the new one in genericMayMatch, then set it\n%s", r.Regex)
+	}
+	var texts []string
+	for _, ex := range readLabelled(t, "testdata/labelled.txt") {
+		texts = append(texts, ex.text)
+	}
+	cases, err := corpus.Load("../../corpus/cases/eval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		texts = append(texts, c.Response)
+		for _, m := range c.Conversation {
+			texts = append(texts, m.Text)
+			for _, tc := range m.ToolCalls {
+				texts = append(texts, tc.Input)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(26, 14))
+	keys := []string{"api", "API", "Api", "aPi", "key", "KEY", "\u212aey", "secret", "\u017fecret", "token", "passwd", "password", "creds", "credential", "access", "auth"}
+	gaps := []string{" ", "\t", "_", ".", "-", "x", "9", "\n", "'", "\"", "\r\n", "\v", "é", "(", "`"}
+	assigns := []string{"=", ">", ":", ":=", "::=", "||", "=>", "?=", ",", "?", "|", ";"}
+	values := []string{"hunter2hunter2", "'s3cr3t-v4lue-x9Q'", "abcd1234efgh5678", "Zm9vYmFyYmF6cXV4cXV1eA==", "x", "$TOKEN"}
+	for range 4000 {
+		var b strings.Builder
+		for m := 1 + rng.IntN(5); m > 0; m-- {
+			if rng.IntN(3) == 0 {
+				b.WriteString("some prose about the key, ")
+			}
+			b.WriteString(strings.Repeat("a", rng.IntN(3)) + keys[rng.IntN(len(keys))])
+			for n := rng.IntN(26); n > 0; n-- {
+				b.WriteString(gaps[rng.IntN(len(gaps))])
+			}
+			b.WriteString(assigns[rng.IntN(len(assigns))])
+			b.WriteString(values[rng.IntN(len(values))])
+			b.WriteString([]string{"\n", " ", ";", "", "\n\n"}[rng.IntN(5)])
+		}
+		texts = append(texts, b.String())
+	}
+	found, skipped := 0, 0
+	for _, s := range texts {
+		f := glKeywords.find(lowerASCII(s))
+		if !f.holds(r.ids) {
+			continue
+		}
+		want := findAll(r.Regex, s, f, r.ids, nil)
+		got := findAll(r.Regex, s, f, r.ids, genericMayMatch)
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("on %q: with the check %v, without %v", s, got, want)
+		}
+		found += len(want)
+		for _, w := range f.windows(r.ids) {
+			if !genericMayMatch(s, f, r.ids, w) {
+				skipped++
+			}
+		}
+	}
+	if found < 500 || skipped < 500 {
+		t.Errorf("%d matches found, %d windows skipped: too few to test", found, skipped)
+	}
+	t.Logf("%d texts, %d matches found the same way, %d windows skipped", len(texts), found, skipped)
+}

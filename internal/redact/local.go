@@ -96,7 +96,7 @@ func localSpansAround(s string, f *found, ids [][]int) []span {
 	for i := range localRules {
 		r := &localRules[i]
 		secret := r.re.SubexpIndex("secret")
-		for _, m := range findAll(r.re, s, f, ids[i]) {
+		for _, m := range findAll(r.re, s, f, ids[i], nil) {
 			start, end := m[0], m[1]
 			if secret >= 0 {
 				start, end = m[2*secret], m[2*secret+1]
