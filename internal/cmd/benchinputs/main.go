@@ -3,10 +3,10 @@
 // the files' names (without .txt), one a line.
 //
 //	go run ./internal/cmd/benchinputs -out DIR                  textgen.BenchInputs (scripts/bench-reference.sh)
-//	go run ./internal/cmd/benchinputs -set families -out DIR    textgen.Families at 100 KB and 1 MB, as BenchmarkFamilies
+//	go run ./internal/cmd/benchinputs -set families -out DIR    textgen.Families at 100 KB, 1 MB and 10 MB, as BenchmarkFamilies
 //	go run ./internal/cmd/benchinputs -set corpus -out DIR      corpus.json: every response of the bundled corpus, as BenchmarkCorpusAnswers
 //
-// A family's file is named FAMILY-100KB or FAMILY-1MB, the sub-benchmark's name in
+// A family's file is named FAMILY-100KB, FAMILY-1MB or FAMILY-10MB, the sub-benchmark's name in
 // BenchmarkFamilies with its extractor left off (scripts/bench-robust-ts.sh).
 package main
 
@@ -25,7 +25,7 @@ import (
 var familySizes = []struct {
 	bytes int
 	name  string
-}{{100 << 10, "100KB"}, {1 << 20, "1MB"}}
+}{{100 << 10, "100KB"}, {1 << 20, "1MB"}, {10 << 20, "10MB"}}
 
 func main() {
 	out := flag.String("out", "", "folder to write the inputs to")
