@@ -8,8 +8,9 @@
 # as robust.ts does under Node), alternately, ROUNDS times, and the table gives the median of
 # each and their ratio. Time at the three sizes shows whether robust.ts is linear.
 # Usage: scripts/bench-robust-ts.sh [ROUNDS]   (default 3; BUDGET: CPU milliseconds per
-# input and round, after a warm-up of twice that and at least two runs, default 200: at 50 a
-# 1 MB input ran about three times under Node, and one garbage collection moved a row by 40%)
+# input and round, after a warm-up of twenty runs (no longer than twice that) and twice that,
+# default 200: at 50 a 1 MB input ran about three times under Node, and one garbage
+# collection moved a row by 40%)
 # A round takes about three minutes of CPU time (a 10 MB input runs three times or more on
 # each side), so the default three about ten minutes on a quiet machine.
 set -euo pipefail
