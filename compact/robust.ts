@@ -1496,12 +1496,65 @@ function contentLine(s: string, i: number, j: number): boolean {
 	return i < j && !tagShapedOnly(s, i, j) && !isHeadingOnly(s, i, j);
 }
 
+// hasContent: some line of body says something (contentLine). The first two lines decide
+// most bodies; a body that goes on saying nothing goes to hasContentLoop.
 function hasContent(body: string, nlOnly: boolean): boolean {
-	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+	for (let i = 0, j = 0, quiet = 0; i <= body.length; i = nextLineAt(body, j), quiet++) {
+		if (quiet === 2) return hasContentLoop(body, i, nlOnly);
 		j = lineEndAt(body, i, nlOnly);
 		if (contentLine(body, i, j)) return true;
 	}
 	return false;
+}
+
+// hasContentLoop is hasContent from the line at i on, where the lines before it say nothing,
+// as the Go side's hasContentLoop. It keeps the last four lines found to say nothing and
+// where each starts (contentLine is a function of the line alone): a body that loops over a
+// few tag lines asks about each line of the loop once, and where an nlOnly body repeats from
+// a line equal to one of them on, the repeat is passed.
+function hasContentLoop(body: string, i: number, nlOnly: boolean): boolean {
+	const said = ["", "", "", ""];
+	const starts = [0, 0, 0, 0];
+	let k = 0; // lines found to say nothing; the last four are in said
+	for (let j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		const line = body.slice(i, j);
+		let hit = -1;
+		for (let x = 0; x < k && x < 4; x++) {
+			if (at(said, x) === line) {
+				hit = x;
+				break;
+			}
+		}
+		if (hit < 0) {
+			if (contentLine(body, i, j)) return true;
+			said[k % 4] = line;
+			starts[k % 4] = i;
+			k++;
+		} else if (nlOnly && j < body.length) {
+			// From i on, the body repeats itself i - starts[hit] characters back up to p: each
+			// line that ends before p is a line that many characters earlier, which says nothing.
+			const p = repeatsFrom(body, i, i - at(starts, hit), j + 1 - i);
+			j = body.lastIndexOf("\n", p - 1);
+		}
+	}
+	return false;
+}
+
+// repeatsFrom returns the end of the run from position from on where s[x] === s[x-period],
+// known for the first known characters. The run is compared in chunks that double (string
+// equality is a memory comparison), as the Go side's repeatsFrom.
+function repeatsFrom(s: string, from: number, period: number, known: number): number {
+	let p = from + known;
+	for (let chunk = Math.max(known, 1); p < s.length; chunk = Math.min(2 * chunk, 1 << 12)) {
+		const m = Math.min(chunk, s.length - p);
+		if (s.slice(p, p + m) !== s.slice(p - period, p - period + m)) {
+			while (s.charCodeAt(p) === s.charCodeAt(p - period)) p++; // fewer than m characters
+			break;
+		}
+		p += m;
+	}
+	return p;
 }
 
 // TAG_ROW is tagShapedOnly's loop as a regular expression (blanks, then tokens each
