@@ -1565,6 +1565,25 @@ function repeatsFrom(s: string, from: number, period: number, known: number): nu
 // and more go to the loop.
 const TAG_ROW = /^[ \t]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
 
+// TAG_ROW_ON is TAG_ROW after a token: blanks (any invisible character, as after a token in
+// tagShapedOnly's loop), then tokens each followed by blanks.
+const TAG_ROW_ON = /^[\s\u200b-\u200d\u2060\u180e\u0085]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
+
+// tagRowOn reads s[i:j], the rest of a line after a token where it is longer than TAG_ROW
+// takes, with TAG_ROW_ON in pieces of up to a megabyte that each end with a '>': where the
+// rest is a row, each '>' ends a token, so the rest is a row if and only if each piece is.
+// It returns whether the rest is a row, or, where a megabyte holds no '>' (a long token),
+// the position from which tagShapedOnly's loop goes on.
+function tagRowOn(s: string, i: number, j: number): boolean | number {
+	while (j - i > 1 << 20) {
+		const k = s.lastIndexOf(">", i + (1 << 20) - 1);
+		if (k < i) return i;
+		if (!TAG_ROW_ON.test(s.slice(i, k + 1))) return false;
+		i = k + 1;
+	}
+	return TAG_ROW_ON.test(s.slice(i, j));
+}
+
 // tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks.
 function tagShapedOnly(s: string, i: number, j: number): boolean {
 	if (j - i > 256 && j - i <= 1 << 20) return TAG_ROW.test(s.slice(i, j));
@@ -1575,6 +1594,11 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 			if (k === j || s.charCodeAt(k) === LT) i = k; // invisible characters alone are blank
 		} else {
 			while (j > i && invisible(s.charCodeAt(j - 1))) j--;
+			if (j - i > 1 << 20) {
+				const on = tagRowOn(s, i, j);
+				if (typeof on === "boolean") return on;
+				i = on;
+			}
 			while (i < j && invisible(s.charCodeAt(i))) i++;
 		}
 		if (i === j) break;
