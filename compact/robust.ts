@@ -125,14 +125,15 @@ function inSet(c: number, set: Trimmed): boolean {
 	}
 }
 
-// trimStart and trimEnd return the ends of s[i:j] trimmed of set.
+// trimStart and trimEnd return the ends of s[i:j] trimmed of set. A printable ASCII
+// character, where most trims stop, is in no set: it ends the trim without the set's tests.
 function trimStart(s: string, i: number, j: number, set: Trimmed): number {
-	while (i < j && inSet(s.charCodeAt(i), set)) i++;
+	for (let c = s.charCodeAt(i); i < j && !(c > 32 && c < 0x7f) && inSet(c, set); c = s.charCodeAt(++i));
 	return i;
 }
 
 function trimEnd(s: string, i: number, j: number, set: Trimmed): number {
-	while (j > i && inSet(s.charCodeAt(j - 1), set)) j--;
+	for (let c = s.charCodeAt(j - 1); j > i && !(c > 32 && c < 0x7f) && inSet(c, set); c = s.charCodeAt(--j - 1));
 	return j;
 }
 
