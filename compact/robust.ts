@@ -225,6 +225,14 @@ function lineEndAt(s: string, i: number, nlOnly: boolean): number {
 	return s.length;
 }
 
+// lastIndexNL is s.lastIndexOf("\n", i) (i >= 0) that reads the first characters itself: a
+// call of lastIndexOf, into the runtime, costs as much as reading a hundred, and most lines
+// are short.
+function lastIndexNL(s: string, i: number): number {
+	for (const stop = Math.max(-1, i - 64); i > stop; i--) if (s.charCodeAt(i) === NL) return i;
+	return i < 0 ? -1 : s.lastIndexOf("\n", i);
+}
+
 function nextLineAt(s: string, end: number): number {
 	if (end >= s.length) return s.length + 1;
 	return end + (s.charCodeAt(end) === CR && s.charCodeAt(end + 1) === NL ? 2 : 1);
@@ -538,7 +546,7 @@ class Scan {
 	lineStart(i: number, lo: number): number {
 		if (this.simple) {
 			if (i <= lo) return lo;
-			const k = this.text.lastIndexOf("\n", i - 1);
+			const k = lastIndexNL(this.text, i - 1);
 			return k < lo ? lo : k + 1;
 		}
 		for (let j = i; j > lo; j--) if (this.endsTerminator(j)) return j;
@@ -1449,7 +1457,7 @@ function stripWrapperFence(body: string): string {
 	// The last line of the rest, once blanks and line ends are trimmed off its end.
 	let e = body.length;
 	for (let c = body.charCodeAt(e - 1); e > nl + 1 && (c === 32 || c === 9 || c === CR || c === NL); c = body.charCodeAt(--e - 1));
-	const i = body.lastIndexOf("\n", e - 1); // i >= nl
+	const i = lastIndexNL(body, e - 1); // i >= nl
 	if (fenceAt(body, i + 1, body.length) === 0 || countUpTo(body, "```", nl + 1, 2) > 1) return body;
 	return body.slice(nl + 1, i > nl ? i : nl + 1).trim();
 }
