@@ -1748,7 +1748,8 @@ function repeatedLines(s: string, at: number, p: number): number {
 function isToolCall(body: string, nlOnly: boolean): boolean {
 	// Such a line holds one of the markup prefixes at a '<', or a '{': a body with neither is
 	// answered without splitting it into lines.
-	if (body.indexOf("{") < 0 && !/<(?:function_calls|invoke|tool_call|tool_use)/i.test(body)) return false; // ASCII case only: no u flag
+	// The expression reads a body without '<' several times slower than indexOf does.
+	if (body.indexOf("{") < 0 && (body.indexOf("<") < 0 || !/<(?:function_calls|invoke|tool_call|tool_use)/i.test(body))) return false; // ASCII case only: no u flag
 	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
 		j = lineEndAt(body, i, nlOnly);
 		const b = trimEnd(body, i, j, GO);
