@@ -10,10 +10,12 @@
 #   - the same through -extractor module:compact/robust.ts (esbuild, Node, the runner), net
 #     of its run on the one-line answer (Node's start-up), and the ratio of the two nets;
 #   - scripts/module-cost.mjs: Node's steps (decoding and parsing the request line, the
-#     extraction, encoding the answer), and the rest of the net: the Go client's JSON
-#     encoding of the request and decoding of the answer, the pipe both ways, Node's reads
-#     of stdin and its garbage collection.
-# About a minute and a half on a quiet 2-core machine with the default ROUNDS.
+#     extraction's first run, which the module: path pays as V8 compiles the extractor's
+#     code while it runs, and its best, encoding the answer), and the rest of the net: the
+#     Go client's JSON encoding of the request and decoding of the answer, the pipe both
+#     ways, Node's reads of stdin and its garbage collection.
+# About twenty seconds on a 2-core machine with the default ROUNDS. /usr/bin/time counts in
+# hundredths of a second: a net time of tens of ms is read to within a third.
 #
 #   scripts/module-cost.sh [INPUT...]   (ROUNDS: runs of each, the best taken; default 3)
 set -euo pipefail
@@ -48,17 +50,18 @@ mod_tiny=$(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$
 for input in "${inputs[@]}"; do
 	echo "$(basename "$input" .txt) $(wc -c < "$input") $(cpu "$tmp/compacteval" extract -extractor robust "$input") $(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$input")"
 done > "$tmp/path.txt"
-node scripts/module-cost.mjs "$tmp/pkg/robust.js" "$rounds" "${inputs[@]}" > "$tmp/steps.txt"
+# A process for each answer, so that each first run is one of fresh code, as in module:.
+for input in "${inputs[@]}"; do node scripts/module-cost.mjs "$tmp/pkg/robust.js" "$rounds" "$input"; done > "$tmp/steps.txt"
 
-echo "Load average $load at the start; CPU time, best of $rounds runs; the start-up (a one-line answer) is $go_tiny s for compacteval extract -extractor robust, $mod_tiny s for -extractor module:compact/robust.ts, and each net time is net of it. Node's steps (scripts/module-cost.mjs, in ms): decoding the request line's UTF-8 and JSON.parse, extractSummary, JSON.stringify of the answer; the rest is the Go client's JSON, the pipe, Node's reads and collections."
+echo "Load average $load at the start; CPU time, best of $rounds runs; the start-up (a one-line answer) is $go_tiny s for compacteval extract -extractor robust, $mod_tiny s for -extractor module:compact/robust.ts, and each net time is net of it. Node's steps (scripts/module-cost.mjs, in ms): decoding the request line's UTF-8 and JSON.parse, extractSummary's first run in the process (as the module: path runs it, the JIT compiling) and its best, JSON.stringify of the answer; the rest is the Go client's JSON, the pipe, Node's reads and collections."
 echo
-echo "| answer | bytes | Go robust, net | module:, net | module: / Go | Node: decode and parse | Node: extract | Node: encode | rest | extract in process |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| answer | bytes | Go robust, net | module:, net | module: / Go | Node: decode and parse | Node: extract, first run | Node: extract, best | Node: encode | rest | extract in process, best |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 awk -v gt="$go_tiny" -v mt="$mod_tiny" '
-	FILENAME ~ /steps.txt$/ { dec[$1] = $2 + $3; ext[$1] = $4; enc[$1] = $5; inp[$1] = $6; next }
+	FILENAME ~ /steps.txt$/ { dec[$1] = $2 + $3; first[$1] = $4; ext[$1] = $5; enc[$1] = $6; inp[$1] = $7; next }
 	{
 		g = ($3 - gt) * 1000; m = ($4 - mt) * 1000
-		printf "| %s | %d | %.0f ms | %.0f ms | %.1fx | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms |\n", $1, $2, g, m, m / g, dec[$1], ext[$1], enc[$1], m - dec[$1] - ext[$1] - enc[$1], inp[$1]
+		printf "| %s | %d | %.0f ms | %.0f ms | %.1fx | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms |\n", $1, $2, g, m, m / g, dec[$1], first[$1], ext[$1], enc[$1], m - dec[$1] - first[$1] - enc[$1], inp[$1]
 	}' "$tmp/steps.txt" "$tmp/path.txt"
 echo
 echo "Load average $(cut -d' ' -f1 /proc/loadavg) at the end."
