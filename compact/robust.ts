@@ -125,14 +125,15 @@ function inSet(c: number, set: Trimmed): boolean {
 	}
 }
 
-// trimStart and trimEnd return the ends of s[i:j] trimmed of set.
+// trimStart and trimEnd return the ends of s[i:j] trimmed of set. A printable ASCII
+// character, where most trims stop, is in no set: it ends the trim without the set's tests.
 function trimStart(s: string, i: number, j: number, set: Trimmed): number {
-	while (i < j && inSet(s.charCodeAt(i), set)) i++;
+	for (let c = s.charCodeAt(i); i < j && !(c > 32 && c < 0x7f) && inSet(c, set); c = s.charCodeAt(++i));
 	return i;
 }
 
 function trimEnd(s: string, i: number, j: number, set: Trimmed): number {
-	while (j > i && inSet(s.charCodeAt(j - 1), set)) j--;
+	for (let c = s.charCodeAt(j - 1); j > i && !(c > 32 && c < 0x7f) && inSet(c, set); c = s.charCodeAt(--j - 1));
 	return j;
 }
 
@@ -222,6 +223,14 @@ function lineEndAt(s: string, i: number, nlOnly: boolean): number {
 	}
 	for (; i < s.length; i++) if (isTerminator(s.charCodeAt(i))) return i;
 	return s.length;
+}
+
+// lastIndexNL is s.lastIndexOf("\n", i) (i >= 0) that reads the first characters itself: a
+// call of lastIndexOf, into the runtime, costs as much as reading a hundred, and most lines
+// are short.
+function lastIndexNL(s: string, i: number): number {
+	for (const stop = Math.max(-1, i - 64); i > stop; i--) if (s.charCodeAt(i) === NL) return i;
+	return i < 0 ? -1 : s.lastIndexOf("\n", i);
 }
 
 function nextLineAt(s: string, end: number): number {
@@ -537,7 +546,7 @@ class Scan {
 	lineStart(i: number, lo: number): number {
 		if (this.simple) {
 			if (i <= lo) return lo;
-			const k = this.text.lastIndexOf("\n", i - 1);
+			const k = lastIndexNL(this.text, i - 1);
 			return k < lo ? lo : k + 1;
 		}
 		for (let j = i; j > lo; j--) if (this.endsTerminator(j)) return j;
@@ -1448,7 +1457,7 @@ function stripWrapperFence(body: string): string {
 	// The last line of the rest, once blanks and line ends are trimmed off its end.
 	let e = body.length;
 	for (let c = body.charCodeAt(e - 1); e > nl + 1 && (c === 32 || c === 9 || c === CR || c === NL); c = body.charCodeAt(--e - 1));
-	const i = body.lastIndexOf("\n", e - 1); // i >= nl
+	const i = lastIndexNL(body, e - 1); // i >= nl
 	if (fenceAt(body, i + 1, body.length) === 0 || countUpTo(body, "```", nl + 1, 2) > 1) return body;
 	return body.slice(nl + 1, i > nl ? i : nl + 1).trim();
 }
@@ -1496,12 +1505,65 @@ function contentLine(s: string, i: number, j: number): boolean {
 	return i < j && !tagShapedOnly(s, i, j) && !isHeadingOnly(s, i, j);
 }
 
+// hasContent: some line of body says something (contentLine). The first two lines decide
+// most bodies; a body that goes on saying nothing goes to hasContentLoop.
 function hasContent(body: string, nlOnly: boolean): boolean {
-	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
+	for (let i = 0, j = 0, quiet = 0; i <= body.length; i = nextLineAt(body, j), quiet++) {
+		if (quiet === 2) return hasContentLoop(body, i, nlOnly);
 		j = lineEndAt(body, i, nlOnly);
 		if (contentLine(body, i, j)) return true;
 	}
 	return false;
+}
+
+// hasContentLoop is hasContent from the line at i on, where the lines before it say nothing,
+// as the Go side's hasContentLoop. It keeps the last four lines found to say nothing and
+// where each starts (contentLine is a function of the line alone): a body that loops over a
+// few tag lines asks about each line of the loop once, and where an nlOnly body repeats from
+// a line equal to one of them on, the repeat is passed.
+function hasContentLoop(body: string, i: number, nlOnly: boolean): boolean {
+	const said = ["", "", "", ""];
+	const starts = [0, 0, 0, 0];
+	let k = 0; // lines found to say nothing; the last four are in said
+	for (let j = 0; i <= body.length; i = nextLineAt(body, j)) {
+		j = lineEndAt(body, i, nlOnly);
+		const line = body.slice(i, j);
+		let hit = -1;
+		for (let x = 0; x < k && x < 4; x++) {
+			if (at(said, x) === line) {
+				hit = x;
+				break;
+			}
+		}
+		if (hit < 0) {
+			if (contentLine(body, i, j)) return true;
+			said[k % 4] = line;
+			starts[k % 4] = i;
+			k++;
+		} else if (nlOnly && j < body.length) {
+			// From i on, the body repeats itself i - starts[hit] characters back up to p: each
+			// line that ends before p is a line that many characters earlier, which says nothing.
+			const p = repeatsFrom(body, i, i - at(starts, hit), j + 1 - i);
+			j = body.lastIndexOf("\n", p - 1);
+		}
+	}
+	return false;
+}
+
+// repeatsFrom returns the end of the run from position from on where s[x] === s[x-period],
+// known for the first known characters. The run is compared in chunks that double (string
+// equality is a memory comparison), as the Go side's repeatsFrom.
+function repeatsFrom(s: string, from: number, period: number, known: number): number {
+	let p = from + known;
+	for (let chunk = Math.max(known, 1); p < s.length; chunk = Math.min(2 * chunk, 1 << 12)) {
+		const m = Math.min(chunk, s.length - p);
+		if (s.slice(p, p + m) !== s.slice(p - period, p - period + m)) {
+			while (s.charCodeAt(p) === s.charCodeAt(p - period)) p++; // fewer than m characters
+			break;
+		}
+		p += m;
+	}
+	return p;
 }
 
 // TAG_ROW is tagShapedOnly's loop as a regular expression (blanks, then tokens each
@@ -1511,6 +1573,25 @@ function hasContent(body: string, nlOnly: boolean): boolean {
 // token, and its stack holds about two million (RangeError beyond): lines of a megabyte
 // and more go to the loop.
 const TAG_ROW = /^[ \t]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
+
+// TAG_ROW_ON is TAG_ROW after a token: blanks (any invisible character, as after a token in
+// tagShapedOnly's loop), then tokens each followed by blanks.
+const TAG_ROW_ON = /^[\s\u200b-\u200d\u2060\u180e\u0085]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
+
+// tagRowOn reads s[i:j], the rest of a line after a token where it is longer than TAG_ROW
+// takes, with TAG_ROW_ON in pieces of up to a megabyte that each end with a '>': where the
+// rest is a row, each '>' ends a token, so the rest is a row if and only if each piece is.
+// It returns whether the rest is a row, or, where a megabyte holds no '>' (a long token),
+// the position from which tagShapedOnly's loop goes on.
+function tagRowOn(s: string, i: number, j: number): boolean | number {
+	while (j - i > 1 << 20) {
+		const k = s.lastIndexOf(">", i + (1 << 20) - 1);
+		if (k < i) return i;
+		if (!TAG_ROW_ON.test(s.slice(i, k + 1))) return false;
+		i = k + 1;
+	}
+	return TAG_ROW_ON.test(s.slice(i, j));
+}
 
 // tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks.
 function tagShapedOnly(s: string, i: number, j: number): boolean {
@@ -1522,6 +1603,11 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 			if (k === j || s.charCodeAt(k) === LT) i = k; // invisible characters alone are blank
 		} else {
 			while (j > i && invisible(s.charCodeAt(j - 1))) j--;
+			if (j - i > 1 << 20) {
+				const on = tagRowOn(s, i, j);
+				if (typeof on === "boolean") return on;
+				i = on;
+			}
 			while (i < j && invisible(s.charCodeAt(i))) i++;
 		}
 		if (i === j) break;
@@ -1662,7 +1748,8 @@ function repeatedLines(s: string, at: number, p: number): number {
 function isToolCall(body: string, nlOnly: boolean): boolean {
 	// Such a line holds one of the markup prefixes at a '<', or a '{': a body with neither is
 	// answered without splitting it into lines.
-	if (body.indexOf("{") < 0 && !/<(?:function_calls|invoke|tool_call|tool_use)/i.test(body)) return false; // ASCII case only: no u flag
+	// The expression reads a body without '<' several times slower than indexOf does.
+	if (body.indexOf("{") < 0 && (body.indexOf("<") < 0 || !/<(?:function_calls|invoke|tool_call|tool_use)/i.test(body))) return false; // ASCII case only: no u flag
 	for (let i = 0, j = 0; i <= body.length; i = nextLineAt(body, j)) {
 		j = lineEndAt(body, i, nlOnly);
 		const b = trimEnd(body, i, j, GO);

@@ -123,6 +123,20 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 			}
 		}
 	}
+	// Rows over a megabyte (robust.ts reads them in pieces of a megabyte, each ending with a
+	// '>'): whole, broken near a piece's end or at the row's, and with a token longer than a
+	// piece.
+	for _, row := range []string{
+		strings.Repeat("<summary> ", 110_000),
+		strings.Repeat("<a>\u200b", 300_000),
+		strings.Repeat("<summar> <sumaryy> ", 60_000) + "x",
+		strings.Repeat("<a> ", 262_000) + "x " + strings.Repeat("<a> ", 10_000),
+		strings.Repeat("<a> ", 262_143) + "<" + strings.Repeat("<a> ", 10_000),
+		"<a> <" + strings.Repeat("y", 1_100_000) + "> " + strings.Repeat("<b>", 400_000),
+		"<a> <" + strings.Repeat("y", 1_100_000) + " " + strings.Repeat("<b>", 400_000),
+	} {
+		add(fmt.Sprintf("tag row of %d bytes %q in a block", len(row), row[len(row)-12:]), "<summary>\n"+row+"\n</summary>")
+	}
 	// Runs of one tag line (the Go scan's repeatLineTag, robust.ts's period check): each
 	// length around the chunks they compare, ending with the line, without its "\n", cut,
 	// or followed by another line.

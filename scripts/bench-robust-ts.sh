@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Measures robust.ts (the npm package's robust.js, built as make npm-robust builds it) under
 # Node beside the Go robust on the inputs of the Go benchmark table: every family of
-# BenchmarkFamilies at 100 KB and 1 MB, and BenchmarkCorpusAnswers (every corpus response in
-# turn), written to files by internal/cmd/benchinputs. Both are timed in CPU time of their
-# process (internal/cmd/timerobust, scripts/time-robust-ts.mjs: on a shared machine wall
-# time measures the scheduler), alternately, ROUNDS times, and the table gives the median of
-# each and their ratio. Time at the two sizes shows whether robust.ts is linear.
+# BenchmarkFamilies at 100 KB, 1 MB and 10 MB, and BenchmarkCorpusAnswers (every corpus
+# response in turn), written to files by internal/cmd/benchinputs. Both are timed in CPU time
+# of their process (internal/cmd/timerobust, scripts/time-robust-ts.mjs: on a shared machine
+# wall time measures the scheduler), Go with GOMAXPROCS=1 (one extraction runs on one core,
+# as robust.ts does under Node), alternately, ROUNDS times, and the table gives the median of
+# each and their ratio. Time at the three sizes shows whether robust.ts is linear.
 # Usage: scripts/bench-robust-ts.sh [ROUNDS]   (default 3; BUDGET: CPU milliseconds per
-# input and round, after a warm-up of twice that, default 200: at 50 a 1 MB input ran about
-# three times under Node, and one garbage collection moved a row by 40%)
+# input and round, after a warm-up of twenty runs (no longer than twice that) and twice that,
+# default 200: at 50 a 1 MB input ran about three times under Node, and one garbage
+# collection moved a row by 40%)
+# A round takes about three minutes of CPU time (a 10 MB input runs three times or more on
+# each side), so the default three about ten minutes on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -45,5 +49,5 @@ awk -v names="$tmp/names" '
 			printf "| %s | %d | %.0f MB/s | %.0f MB/s | %.1fx |\n", name, bytes[name], bytes[name] / gm * 1e3, bytes[name] / tm * 1e3, tm / gm
 			if (tm / gm > worst) { worst = tm / gm; worstName = name }
 		}
-		printf "\nSpeeds in MB of input per second of CPU time, medians of %d alternating rounds; the largest ratio is %.1fx (%s). Load average %s at the end.\n", rounds, worst, worstName, load
+		printf "\nSpeeds in MB of input per second of CPU time (Go with GOMAXPROCS=1), medians of %d alternating rounds; the largest ratio is %.1fx (%s). Load average %s at the end.\n", rounds, worst, worstName, load
 	}' rounds="$rounds" load="$(cut -d' ' -f1 /proc/loadavg 2> /dev/null || echo unknown)" "$tmp/go.txt" "$tmp/ts.txt"

@@ -1,41 +1,45 @@
-// module-cost.mjs: where robust.ts's time goes on one answer sent through the module
-// protocol (docs/protocol.md), step by step, in CPU time of this Node process: the request
-// line's bytes decoded, parsed, the extraction, the answer encoded, and what a runner adds.
-// scripts/module-cost.sh runs it beside the whole path.
+// module-cost.mjs: where robust.ts's time goes on answers sent through the module protocol
+// (docs/protocol.md), step by step, in CPU time of this Node process: the request line's
+// bytes decoded to a string, parsed, the extraction (its first run, which the module: path
+// pays, as V8 compiles the extractor's code while it runs, and the best), the answer
+// encoded, and the extraction of the file's text in process. scripts/module-cost.sh runs it
+// beside the whole path, one process for each input (the first run is of fresh code only
+// for the first input), and prints its figures; it prints, for each input, one line of
+// milliseconds:
 //
-//   node scripts/module-cost.mjs ROBUST.JS INPUT [ROUNDS]
+//	NAME DECODE PARSE FIRST-EXTRACT EXTRACT ENCODE IN-PROCESS
+//
+//   node scripts/module-cost.mjs ROBUST.JS ROUNDS INPUT...
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 
 const mod = await import(new URL(process.argv[2], `file://${process.cwd()}/`).href);
-const text = readFileSync(process.argv[3], "utf8");
-const rounds = Number(process.argv[4] ?? 5);
-// The request line as the Go client writes it (marshalNoEscape: no HTML escaping).
-const line = Buffer.from(JSON.stringify({ op: "extract", text, id: 1 }) + "\n", "utf8");
+const rounds = Number(process.argv[3]);
 
+// cpu runs f ROUNDS times and returns the least CPU time of a run, in milliseconds, f's
+// last result and the CPU time of its first run.
 function cpu(f) {
 	let best = Infinity;
+	let first;
 	let out;
 	for (let i = 0; i < rounds; i++) {
 		const t0 = process.cpuUsage();
 		out = f();
 		const t = process.cpuUsage(t0);
+		first ??= (t.user + t.system) / 1000;
 		best = Math.min(best, (t.user + t.system) / 1000);
 	}
-	return [best, out];
+	return [best, out, first];
 }
 
-const [decode, str] = cpu(() => line.toString("utf8", 0, line.length - 1));
-const [parse, req] = cpu(() => JSON.parse(str));
-const [extract, summary] = cpu(() => mod.extractSummary(req.text));
-const [encode, answer] = cpu(() => JSON.stringify({ id: req.id, summary: summary ?? null }) + "\n");
-const [inproc] = cpu(() => mod.extractSummary(text));
-const total = decode + parse + extract + encode;
-const row = (name, ms) => console.log(`| ${name} | ${ms.toFixed(1)} ms | ${((100 * ms) / total).toFixed(0)}% |`);
-console.log(`| step (robust.ts under Node ${process.version}, ${text.length} characters, ${line.length} bytes of request, ${answer.length} of answer) | CPU, best of ${rounds} | share |`);
-console.log("| --- | ---: | ---: |");
-row("decode the request line (UTF-8 to a string)", decode);
-row("JSON.parse of the request", parse);
-row("extractSummary", extract);
-row("JSON.stringify of the answer", encode);
-console.log(`| the four together | ${total.toFixed(1)} ms | 100% |`);
-console.log(`| extractSummary on the file's text, in process | ${inproc.toFixed(1)} ms | |`);
+for (const file of process.argv.slice(4)) {
+	const text = readFileSync(file, "utf8");
+	// The request line as the Go client writes it (marshalNoEscape: no HTML escaping).
+	const line = Buffer.from(JSON.stringify({ op: "extract", text, id: 1 }) + "\n", "utf8");
+	const [decode, str] = cpu(() => line.toString("utf8", 0, line.length - 1));
+	const [parse, req] = cpu(() => JSON.parse(str));
+	const [extract, summary, firstExtract] = cpu(() => mod.extractSummary(req.text));
+	const [encode] = cpu(() => JSON.stringify({ id: req.id, summary: summary ?? null }) + "\n");
+	const [inproc] = cpu(() => mod.extractSummary(text));
+	console.log([basename(file, ".txt"), decode, parse, firstExtract, extract, encode, inproc].map((x) => (typeof x === "number" ? x.toFixed(1) : x)).join(" "));
+}

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # module-cost.sh: what robust.ts costs through -extractor module: against the Go robust on
-# one large answer (default: a 10 MB line of "</analysis><summary>", the closer-chains
-# family), and where the protocol path spends (issue 39: 8.9x Go where in process it is
-# 2x). It prints, in CPU time (user + system, children included; a shared machine's wall
-# time measures its scheduler):
-#   1. compacteval extract with the Go robust, on the answer and on a one-line answer;
-#   2. the same through -extractor module:compact/robust.ts (esbuild, Node, the runner);
-#      the one-line answer's time is the start-up, which the rest is net of;
-#   3. scripts/module-cost.mjs: the steps inside Node (decode, parse, extract, encode).
-# The Go client's share (encoding the request, reading the answer) is what 2 spends
-# beyond Node's steps and start-up.
+# 10 MB answers (issue 39: within 3x of the Go robust's time once Node's start-up is taken
+# off), and where the protocol path spends. The answers (internal/cmd/benchinputs -set
+# module): a typical well-formed answer and the families where robust.ts is slowest against
+# Go or the protocol's share is largest, a closer chain, openers with long attributes and
+# mixed fences; or the files given. In CPU time (user + system, children included; a shared
+# machine's wall time measures its scheduler), it prints for each answer:
+#   - compacteval extract with the Go robust, net of its run on a one-line answer;
+#   - the same through -extractor module:compact/robust.ts (esbuild, Node, the runner), net
+#     of its run on the one-line answer (Node's start-up), and the ratio of the two nets;
+#   - scripts/module-cost.mjs: Node's steps (decoding and parsing the request line, the
+#     extraction's first run, which the module: path pays as V8 compiles the extractor's
+#     code while it runs, and its best, encoding the answer), and the rest of the net: the
+#     Go client's JSON encoding of the request and decoding of the answer, the pipe both
+#     ways, Node's reads of stdin and its garbage collection.
+# About twenty seconds on a 2-core machine with the default ROUNDS. /usr/bin/time counts in
+# hundredths of a second: a net time of tens of ms is read to within a third.
 #
-#   scripts/module-cost.sh [INPUT]   (ROUNDS: runs of each, the best taken; default 3)
+#   scripts/module-cost.sh [INPUT...]   (ROUNDS: runs of each, the best taken; default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v node > /dev/null || { echo "module-cost: node is not on PATH" >&2; exit 2; }
@@ -20,10 +26,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/compacteval" ./cmd/compacteval
 go run ./scripts/npmrobust -out "$tmp/pkg" > /dev/null
-input=${1:-}
-if [ -z "$input" ]; then
-	input=$tmp/closer-chains-10MB.txt
-	{ yes '</analysis><summary>' | tr -d '\n' | head -c $((10 << 20)) || true; echo; } > "$input"
+inputs=("$@")
+if [ ${#inputs[@]} -eq 0 ]; then
+	mkdir "$tmp/in"
+	for name in $(go run ./internal/cmd/benchinputs -set module -out "$tmp/in"); do inputs+=("$tmp/in/$name.txt"); done
 fi
 printf 'Done: the tests pass.\n' > "$tmp/tiny.txt"
 
@@ -38,18 +44,24 @@ cpu() {
 	echo "$best"
 }
 
-bytes=$(wc -c < "$input")
-go_big=$(cpu "$tmp/compacteval" extract -extractor robust "$input")
+load=$(cut -d' ' -f1 /proc/loadavg)
 go_tiny=$(cpu "$tmp/compacteval" extract -extractor robust "$tmp/tiny.txt")
-mod_big=$(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$input")
 mod_tiny=$(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$tmp/tiny.txt")
-echo "Load average $(cut -d' ' -f1 /proc/loadavg) at the start; $bytes bytes; CPU seconds, best of $rounds:"
+for input in "${inputs[@]}"; do
+	echo "$(basename "$input" .txt) $(wc -c < "$input") $(cpu "$tmp/compacteval" extract -extractor robust "$input") $(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$input")"
+done > "$tmp/path.txt"
+# A process for each answer, so that each first run is one of fresh code, as in module:.
+for input in "${inputs[@]}"; do node scripts/module-cost.mjs "$tmp/pkg/robust.js" "$rounds" "$input"; done > "$tmp/steps.txt"
+
+echo "Load average $load at the start; CPU time, best of $rounds runs; the start-up (a one-line answer) is $go_tiny s for compacteval extract -extractor robust, $mod_tiny s for -extractor module:compact/robust.ts, and each net time is net of it. Node's steps (scripts/module-cost.mjs, in ms): decoding the request line's UTF-8 and JSON.parse, extractSummary's first run in the process (as the module: path runs it, the JIT compiling) and its best, JSON.stringify of the answer; the rest is the Go client's JSON, the pipe, Node's reads and collections."
 echo
-echo "| path | answer | one-line answer (start-up) | net | net / Go |"
-echo "| --- | ---: | ---: | ---: | ---: |"
-awk -v b="$go_big" -v t="$go_tiny" 'BEGIN { printf "| compacteval extract -extractor robust | %.3f s | %.3f s | %.3f s | 1.0x |\n", b, t, b - t }'
-awk -v b="$mod_big" -v t="$mod_tiny" -v gb="$go_big" -v gt="$go_tiny" 'BEGIN { printf "| compacteval extract -extractor module:compact/robust.ts | %.3f s | %.3f s | %.3f s | %.1fx |\n", b, t, b - t, (b - t) / (gb - gt) }'
-echo
-node scripts/module-cost.mjs "$tmp/pkg/robust.js" "$input" "$rounds"
+echo "| answer | bytes | Go robust, net | module:, net | module: / Go | Node: decode and parse | Node: extract, first run | Node: extract, best | Node: encode | rest | extract in process, best |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+awk -v gt="$go_tiny" -v mt="$mod_tiny" '
+	FILENAME ~ /steps.txt$/ { dec[$1] = $2 + $3; first[$1] = $4; ext[$1] = $5; enc[$1] = $6; inp[$1] = $7; next }
+	{
+		g = ($3 - gt) * 1000; m = ($4 - mt) * 1000
+		printf "| %s | %d | %.0f ms | %.0f ms | %.1fx | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms |\n", $1, $2, g, m, m / g, dec[$1], first[$1], ext[$1], enc[$1], m - dec[$1] - first[$1] - enc[$1], inp[$1]
+	}' "$tmp/steps.txt" "$tmp/path.txt"
 echo
 echo "Load average $(cut -d' ' -f1 /proc/loadavg) at the end."

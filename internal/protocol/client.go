@@ -209,11 +209,7 @@ func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 	go func() {
 		for i, r := range reqs {
 			r.ID = json.RawMessage(strconv.FormatInt(first+int64(i), 10))
-			b, err := marshalNoEscape(r)
-			if err == nil {
-				_, err = c.w.Write(append(b, '\n'))
-			}
-			if err != nil {
+			if err := writeRequest(c.w, r); err != nil {
 				werr <- err
 				return
 			}

@@ -151,27 +151,33 @@ type BenchInput struct {
 	Text string
 }
 
+// BenchRand returns the source of BenchInputs' texts.
+func BenchRand() *rand.Rand { return rand.New(rand.NewPCG(2026, 11)) }
+
+// WellFormed returns a typical well-formed answer of about size bytes: an analysis block of
+// prose, then a summary block of prose, a third and two thirds of the text.
+func WellFormed(r *rand.Rand, size int) string {
+	var b strings.Builder
+	b.WriteString("<analysis>\n")
+	for b.Len() < size/3 {
+		b.WriteString(Prose(r, 1) + "\n")
+	}
+	b.WriteString("</analysis>\n\n<summary>\n")
+	for b.Len() < size-len("</summary>\n") {
+		b.WriteString(Prose(r, 1) + "\n")
+	}
+	b.WriteString("</summary>\n")
+	return b.String()
+}
+
 // BenchInputs returns the benchmark inputs: typical well-formed answers and the adversarial
 // ones a looping small model writes. The same seed gives the same texts.
 func BenchInputs() []BenchInput {
-	r := rand.New(rand.NewPCG(2026, 11))
-	wellFormed := func(size int) string {
-		var b strings.Builder
-		b.WriteString("<analysis>\n")
-		for b.Len() < size/3 {
-			b.WriteString(Prose(r, 1) + "\n")
-		}
-		b.WriteString("</analysis>\n\n<summary>\n")
-		for b.Len() < size-len("</summary>\n") {
-			b.WriteString(Prose(r, 1) + "\n")
-		}
-		b.WriteString("</summary>\n")
-		return b.String()
-	}
+	r := BenchRand()
 	repeat := func(s string, size int) string { return strings.Repeat(s, size/len(s)) }
 	return []BenchInput{
-		{"typical-20KB", wellFormed(20 << 10)},
-		{"typical-200KB", wellFormed(200 << 10)},
+		{"typical-20KB", WellFormed(r, 20<<10)},
+		{"typical-200KB", WellFormed(r, 200<<10)},
 		{"unclosed-summary-lines-100KB", repeat("<summary>\n", 100<<10)},
 		{"unclosed-summary-lines-1MB", repeat("<summary>\n", 1<<20)},
 		{"unclosed-summary-lines-10MB", repeat("<summary>\n", 10<<20)},
