@@ -60,7 +60,7 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if (u.start != t.end+1 || sc.text[t.end] != '\n') && trimRobust(sc.text[t.end:u.start], sc.nel) != "" || u.is(inDetails) {
+	if (u.start != t.end+1 || sc.text[t.end] != '\n') && !sc.oneWideTerminator(int(t.end), int(u.start)) && trimRobust(sc.text[t.end:u.start], sc.nel) != "" || u.is(inDetails) {
 		return false
 	}
 	return true

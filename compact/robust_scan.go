@@ -264,6 +264,16 @@ func (sc *scan) endsTerminator(j int) bool {
 	return false
 }
 
+// oneWideTerminator reports whether text[from:to] is one line terminator of the non-ASCII
+// ones (U+0085 where it ends lines, U+2028, U+2029), which trimRobust trims to nothing
+// (TestOneWideTerminatorTrims): the gap between two openers of a loop of them, where
+// trimRobust would decode it for each. Without shortcuts it says no, and trimRobust is
+// asked (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) oneWideTerminator(from, to int) bool {
+	s := sc.text[from:to]
+	return sc.shortcuts && (s == "\u2028" || s == "\u2029" || sc.nel && s == "\u0085")
+}
+
 // nextLine returns the start of the line after the one ending at end (its terminator
 // skipped), or -1 at the end of the text.
 func (sc *scan) nextLine(end int) int {
