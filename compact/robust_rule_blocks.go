@@ -203,7 +203,15 @@ func (sc *scan) afterDetails(t tag) bool {
 // candidate builds the block from opener t to end, leaving out analysis blocks inside it
 // except those quoted in its fenced code (rules "Analysis", "Truncation", "Fences", "Trim").
 func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) candidate {
-	body := sc.cutRegions(int(t.end), end, analysis, code)
+	c := sc.trimmedBody(sc.cutRegions(int(t.end), end, analysis, code), closed)
+	c.start = int(t.start)
+	return c
+}
+
+// blockBody returns the candidate a block's text makes, analysis blocks cut (its start left
+// unset): the text trimmed to the body, and whether that is degenerate (rules
+// "Truncation", "Fences", "Analysis", "Trim", "Echoed templates").
+func (sc *scan) blockBody(body string, closed bool) candidate {
 	if !closed {
 		body = trimPartialCloser(body)
 	}
@@ -211,7 +219,7 @@ func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) 
 	body = stripWrapperFence(body)
 	body = removeNestedAnalysis(body)
 	body = trimTagLines(body, sc.nel)
-	c := candidate{body: body, closed: closed, start: int(t.start), sections: -1}
+	c := candidate{body: body, closed: closed, sections: -1}
 	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)
 	return c
 }

@@ -84,6 +84,14 @@ type scan struct {
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 	regionHint    int      // firstRegionAfter's last answer
 	fenceRuns     int8     // 1 where the text holds ``` or ~~~, -1 where it holds neither, 0 before mayHoldFence asks
+	lastTrim      trimmed  // trimmedBody's last question and answer
+}
+
+// trimmed is a text of a block and what blockBody makes of it: the body and whether it is
+// degenerate (the candidate's other fields are the block's own).
+type trimmed struct {
+	text, body                string
+	closed, degenerate, known bool
 }
 
 func newScan(text string, shortcuts bool) *scan {
@@ -888,6 +896,21 @@ func (sc *scan) enderAfter(i int) bool {
 		}
 	}
 	return sc.lastEnder > i
+}
+
+// trimmedBody returns blockBody(text, closed). A loop of blocks whose texts are equal (a loop
+// of openers with the same text between each two) asks once for all of them: blockBody
+// is a function of the text, and the last answer is kept. Each text is compared with the
+// one before it only, and the texts of one pass over the blocks do not overlap, so that
+// costs a read of the text at most. Without shortcuts it asks blockBody every time
+// (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) trimmedBody(text string, closed bool) candidate {
+	if m := &sc.lastTrim; sc.shortcuts && m.known && closed == m.closed && text == m.text {
+		return candidate{body: m.body, closed: closed, sections: -1, degenerate: m.degenerate}
+	}
+	c := sc.blockBody(text, closed)
+	sc.lastTrim = trimmed{text, c.body, closed, c.degenerate, true}
+	return c
 }
 
 // mayHoldFence reports whether the text holds ``` or ~~~ anywhere, which a fence line
