@@ -226,6 +226,9 @@ func (sc *scan) proseAfter(t tag) bool {
 // open code inside the analysis, and nothing after it says otherwise. The lines
 // read are the analysis block's own, so an answer's lines are read once.
 func (sc *scan) fenceClosingAnalysis(t tag, limit int) (start, end int) {
+	if limit < 0 {
+		return -1, -1 // no summary closer: no line before it to read (a loop of unclosed openers)
+	}
 	c, open := sc.fenceLineBefore(t)
 	if c == 0 {
 		return -1, -1
