@@ -411,12 +411,21 @@ func (sc *scan) scanTags() {
 // or "<details" (mayStartTag), or -1: in one small loop, so that a text of '<' that start
 // nothing (a line of them, one on each line) costs a few instructions a byte.
 func nextTagStart(text string, pos int) int {
-	k := strings.IndexByte(text[pos:], '<')
-	if k < 0 {
-		return -1
+	// In a loop of tags the next '<' comes right after the last tag or its line terminator:
+	// four bytes by hand before the vectorised search, whose setup costs more.
+	k, near := 0, min(pos+4, len(text))
+	for pos+k < near && text[pos+k] != '<' {
+		k++
+	}
+	if pos+k == near {
+		j := strings.IndexByte(text[near:], '<')
+		if j < 0 {
+			return -1
+		}
+		k += j
 	}
 	for i := pos + k; ; {
-		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || mayStartTag(text, i)) {
+		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || closerStart(text, i) || mayStartTag(text, i)) {
 			return i // a letter after '<' is one tagStartByte holds: a name may start there
 		}
 		// As nextLtBefore: the next 16 bytes by hand, then a vectorised search.
@@ -474,6 +483,16 @@ var tagStartByte = func() (t [256]bool) {
 	t[' '], t['\t'], t['/'] = true, true, true
 	return t
 }()
+
+// closerStart reports whether the '<' at text[i] is followed by '/' and a letter that
+// mayStartTag accepts: its answer for the common closer, without its call.
+func closerStart(text string, i int) bool {
+	if i+2 >= len(text) || text[i+1] != '/' {
+		return false
+	}
+	c := text[i+2] | 0x20
+	return c == 's' || c == 'a' || c == 't' || c == 'e'
+}
 
 // mayStartTag reports whether the '<' at text[i] may start a tag or "<details": the first
 // letter of a tag's name (after blanks and '/', which parseTag skips as well) is s, a, t or
