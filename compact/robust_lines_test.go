@@ -444,3 +444,47 @@ func TestOneWideTerminatorTrims(t *testing.T) {
 		}
 	}
 }
+
+// TestCutRegionsAsBytes holds cutRegions to its plain definition: the bytes of text[from:to]
+// that no region covers, a region that starts inside code covering none. The regions and code
+// blocks are generated sorted and disjoint, as scan.regions and scan.blockEnd make them, and
+// from and to fall anywhere, inside them and between. It fails with the single region's
+// part ending at its end.
+func TestCutRegionsAsBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 7))
+	spans := func(n, size int) []region {
+		var rs []region
+		for at := r.IntN(4); len(rs) < n && at < size; {
+			end := at + 1 + r.IntN(6)
+			rs = append(rs, region{at, min(end, size)})
+			at = end + r.IntN(5)
+		}
+		return rs
+	}
+	for range 20000 {
+		size := 1 + r.IntN(40)
+		text := strings.Repeat("abcdefghij", 4)[:size]
+		rs, code := spans(r.IntN(5), size), spans(r.IntN(3), size)
+		if r.IntN(2) == 0 {
+			code = nil
+		}
+		from := r.IntN(size + 1)
+		to := from + r.IntN(size-from+1)
+		var want strings.Builder
+		for p := from; p < to; p++ {
+			covered := false
+			for _, g := range rs {
+				if g.start <= p && p < g.end && !inRegions(code, g.start) {
+					covered = true
+				}
+			}
+			if !covered {
+				want.WriteByte(text[p])
+			}
+		}
+		sc := &scan{text: text}
+		if got := sc.cutRegions(from, to, rs, code); got != want.String() {
+			t.Fatalf("cutRegions(%q, %d, %d, %v, %v) = %q, want %q", text, from, to, rs, code, got, want.String())
+		}
+	}
+}
