@@ -751,8 +751,8 @@ func plainTag(text string, i int) (tag, bool) {
 	switch {
 	case strings.HasPrefix(rest, "summary>"):
 		t.name = nameSummary
-	case strings.HasPrefix(rest, "analysis>"):
-		t.name = nameAnalysis
+	case len(rest) > len("analysis") && rest[:len("analysis")] == "analysis" && rest[len("analysis")] == '>':
+		t.name = nameAnalysis // compared as eight bytes and one: nine are compared by a call
 	default:
 		return tag{}, false
 	}
