@@ -203,15 +203,13 @@ func (sc *scan) afterDetails(t tag) bool {
 // candidate builds the block from opener t to end, leaving out analysis blocks inside it
 // except those quoted in its fenced code (rules "Analysis", "Truncation", "Fences", "Trim").
 func (sc *scan) candidate(t tag, end int, closed bool, analysis, code []region) candidate {
-	c := sc.trimmedBody(sc.cutRegions(int(t.end), end, analysis, code), closed)
-	c.start = int(t.start)
-	return c
+	body, degenerate := sc.trimmedBody(sc.cutRegions(int(t.end), end, analysis, code), closed)
+	return candidate{body: body, closed: closed, start: int(t.start), sections: -1, degenerate: degenerate}
 }
 
-// blockBody returns the candidate a block's text makes, analysis blocks cut (its start left
-// unset): the text trimmed to the body, and whether that is degenerate (rules
-// "Truncation", "Fences", "Analysis", "Trim", "Echoed templates").
-func (sc *scan) blockBody(body string, closed bool) candidate {
+// blockBody returns the body a block's text makes, analysis blocks cut, and whether it is
+// degenerate (rules "Truncation", "Fences", "Analysis", "Trim", "Echoed templates").
+func (sc *scan) blockBody(body string, closed bool) (string, bool) {
 	if !closed {
 		body = trimPartialCloser(body)
 	}
@@ -219,7 +217,5 @@ func (sc *scan) blockBody(body string, closed bool) candidate {
 	body = stripWrapperFence(body)
 	body = removeNestedAnalysis(body)
 	body = trimTagLines(body, sc.nel)
-	c := candidate{body: body, closed: closed, sections: -1}
-	c.degenerate = !hasContentIn(body, sc.onlyLF) || isTemplate(body)
-	return c
+	return body, !hasContentIn(body, sc.onlyLF) || isTemplate(body)
 }

@@ -87,8 +87,7 @@ type scan struct {
 	lastTrim      trimmed  // trimmedBody's last question and answer
 }
 
-// trimmed is a text of a block and what blockBody makes of it: the body and whether it is
-// degenerate (the candidate's other fields are the block's own).
+// trimmed is a text of a block and what blockBody makes of it.
 type trimmed struct {
 	text, body                string
 	closed, degenerate, known bool
@@ -973,13 +972,13 @@ func (sc *scan) enderAfter(i int) bool {
 // one before it only, and the texts of one pass over the blocks do not overlap, so that
 // costs a read of the text at most. Without shortcuts it asks blockBody every time
 // (FuzzRobustShortcutsAgree holds the two equal).
-func (sc *scan) trimmedBody(text string, closed bool) candidate {
+func (sc *scan) trimmedBody(text string, closed bool) (body string, degenerate bool) {
 	if m := &sc.lastTrim; sc.shortcuts && m.known && closed == m.closed && text == m.text {
-		return candidate{body: m.body, closed: closed, sections: -1, degenerate: m.degenerate}
+		return m.body, m.degenerate
 	}
-	c := sc.blockBody(text, closed)
-	sc.lastTrim = trimmed{text, c.body, closed, c.degenerate, true}
-	return c
+	body, degenerate = sc.blockBody(text, closed)
+	sc.lastTrim = trimmed{text, body, closed, degenerate, true}
+	return body, degenerate
 }
 
 // mayHoldFence reports whether the text holds ``` or ~~~ anywhere, which a fence line
