@@ -289,7 +289,10 @@ func removeNestedAnalysis(body string) string {
 func (sc *scan) cutRegions(from, to int, rs, code []region) string {
 	text := sc.text
 	i := sc.firstRegionAfter(rs, from)
-	if i < len(rs) && rs[i].start < to && rs[i].end >= to && len(code) == 0 {
+	if i == len(rs) || rs[i].start >= to {
+		return text[from:to] // no region in it
+	}
+	if rs[i].end >= to && len(code) == 0 {
 		// One region, which runs on past to (an analysis opened in the block that the
 		// next opener ends): the part before it, what the loop below keeps.
 		return text[from:max(from, rs[i].start)]
