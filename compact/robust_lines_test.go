@@ -413,11 +413,11 @@ func TestStripWrapperFenceAsTrimRight(t *testing.T) {
 	}
 }
 
-// TestOneWideTerminatorTrims holds scan.oneWideTerminator to trimRobust: a gap it calls one
+// TestOneTerminatorTrims holds scan.oneTerminator to trimRobust: a gap it calls one
 // line terminator is one trimRobust trims to nothing, with and without U+0085 as the terminator,
 // on every gap of one or two pieces that hold the terminators, their broken halves and
 // their neighbours. It fails with U+0085 taken as a terminator where it is not one.
-func TestOneWideTerminatorTrims(t *testing.T) {
+func TestOneTerminatorTrims(t *testing.T) {
 	pieces := []string{"\n", "\r", "\r\n", "\u0085", "\u2028", "\u2029", "\u2027", "\u202a", "\u00a0", "\u0084",
 		"\xc2", "\xe2\x80", "\xe2", " ", "x", "<"}
 	for _, nel := range []bool{false, true} {
@@ -426,21 +426,21 @@ func TestOneWideTerminatorTrims(t *testing.T) {
 			for _, b := range append([]string{""}, pieces...) {
 				gap := a + b
 				sc := &scan{text: gap + "<summary>", nel: nel, shortcuts: true}
-				if !sc.oneWideTerminator(0, len(gap)) {
+				if !sc.oneTerminator(0, len(gap)) {
 					continue
 				}
 				found[gap] = true
 				if got := trimRobust(gap, nel); got != "" {
-					t.Errorf("oneWideTerminator(%q) with nel %v, but trimRobust = %q, want \"\"", gap, nel, got)
+					t.Errorf("oneTerminator(%q) with nel %v, but trimRobust = %q, want \"\"", gap, nel, got)
 				}
 			}
 		}
-		want := 2
+		want := 3
 		if nel {
-			want = 3
+			want = 4
 		}
 		if len(found) != want {
-			t.Errorf("oneWideTerminator found %d gaps with nel %v, want %d (U+2028, U+2029, and U+0085 with nel)", len(found), nel, want)
+			t.Errorf("oneTerminator found %d gaps with nel %v, want %d (\\r\\n, U+2028, U+2029, and U+0085 with nel)", len(found), nel, want)
 		}
 	}
 }

@@ -271,14 +271,14 @@ func (sc *scan) endsTerminator(j int) bool {
 	return false
 }
 
-// oneWideTerminator reports whether text[from:to] is one line terminator of the non-ASCII
-// ones (U+0085 where it ends lines, U+2028, U+2029), which trimRobust trims to nothing
-// (TestOneWideTerminatorTrims): the gap between two openers of a loop of them, where
-// trimRobust would decode it for each. Without shortcuts it says no, and trimRobust is
+// oneTerminator reports whether text[from:to] is one line terminator of more than one
+// byte ("\r\n", U+0085 where it ends lines, U+2028, U+2029), which trimRobust trims to
+// nothing (TestOneTerminatorTrims): the gap between two openers of a loop of them, where
+// trimRobust would decode it, or trim it byte by byte, for each. Without shortcuts it says no, and trimRobust is
 // asked (FuzzRobustShortcutsAgree holds the two equal).
-func (sc *scan) oneWideTerminator(from, to int) bool {
+func (sc *scan) oneTerminator(from, to int) bool {
 	s := sc.text[from:to]
-	return sc.shortcuts && (s == "\u2028" || s == "\u2029" || sc.nel && s == "\u0085")
+	return sc.shortcuts && (s == "\r\n" || s == "\u2028" || s == "\u2029" || sc.nel && s == "\u0085")
 }
 
 // nextLine returns the start of the line after the one ending at end (its terminator
