@@ -412,8 +412,8 @@ func (sc *scan) scanTags() {
 // nothing (a line of them, one on each line) costs a few instructions a byte.
 func nextTagStart(text string, pos int) int {
 	// In a loop of tags the next '<' comes right after the last tag or its line terminator:
-	// four bytes by hand before the vectorised search, whose setup costs more.
-	k, near := 0, min(pos+4, len(text))
+	// six bytes by hand before the vectorised search, whose setup costs more.
+	k, near := 0, min(pos+6, len(text))
 	for pos+k < near && text[pos+k] != '<' {
 		k++
 	}

@@ -116,11 +116,11 @@ func randomCase(r *rand.Rand, s string) string {
 // TestNextTagStartAsMayStartTag holds nextTagStart, which passes a '<' before asking
 // mayStartTag where the next byte alone decides (tagStartByte, a letter, closerStart), to
 // mayStartTag itself: on "<" and every three bytes of those a tag's start is made of, and
-// after them and before them bytes that put the '<' past the four read by hand. It fails
+// after them and before them bytes that put the '<' past the six read by hand. It fails
 // with 'd' taken after "</".
 func TestNextTagStartAsMayStartTag(t *testing.T) {
 	alphabet := "/ \tsSaAtTeEdDxX<>\n"
-	for _, pre := range []string{"", "x", "xxx", "xxxx", "xxxxxxxxxxxxxxxxxx"} {
+	for _, pre := range []string{"", "x", "xxx", "xxxx", "xxxxx", "xxxxxx", "xxxxxxxxxxxxxxxxxx"} {
 		for _, a := range alphabet {
 			for _, b := range alphabet {
 				for _, c := range alphabet {
