@@ -84,8 +84,11 @@ type scan struct {
 	wrongCursor   int      // nextWrongCloser's last answer, -1 before the first
 	regionHint    int      // firstRegionAfter's last answer
 	fenceRuns     int8     // 1 where the text holds ``` or ~~~, -1 where it holds neither, 0 before mayHoldFence asks
-	lastTrim      trimmed  // trimmedBody's last question and answer
+	lastTrim      trims    // trimmedBody's last two questions and answers
 }
+
+// trims are trimmedBody's memory, the last text first.
+type trims [2]trimmed
 
 // trimmed is a text of a block and what blockBody makes of it.
 type trimmed struct {
@@ -967,17 +970,21 @@ func (sc *scan) enderAfter(i int) bool {
 }
 
 // trimmedBody returns blockBody(text, closed). A loop of blocks whose texts are equal (a loop
-// of openers with the same text between each two) asks once for all of them: blockBody
-// is a function of the text, and the last answer is kept. Each text is compared with the
-// one before it only, and the texts of one pass over the blocks do not overlap, so that
-// costs a read of the text at most. Without shortcuts it asks blockBody every time
+// of openers with the same text between each two), or take turns between two (openers
+// between fences of both kinds), asks once for each text: blockBody is a function of the
+// text, and the last two answers are kept. Each text is compared with the two before it
+// only, and the texts of one pass over the blocks do not overlap, so that costs two reads
+// of the text at most. Without shortcuts it asks blockBody every time
 // (FuzzRobustShortcutsAgree holds the two equal).
 func (sc *scan) trimmedBody(text string, closed bool) (body string, degenerate bool) {
-	if m := &sc.lastTrim; sc.shortcuts && m.known && closed == m.closed && text == m.text {
+	if m := &sc.lastTrim[0]; sc.shortcuts && m.known && closed == m.closed && text == m.text {
 		return m.body, m.degenerate
 	}
+	if m := &sc.lastTrim[1]; sc.shortcuts && m.known && closed == m.closed && text == m.text {
+		return m.body, m.degenerate // two texts that take turns (a loop of two kinds of block)
+	}
 	body, degenerate = sc.blockBody(text, closed)
-	sc.lastTrim = trimmed{text, body, closed, degenerate, true}
+	sc.lastTrim[1], sc.lastTrim[0] = sc.lastTrim[0], trimmed{text, body, closed, degenerate, true}
 	return body, degenerate
 }
 
