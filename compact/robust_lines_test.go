@@ -522,3 +522,79 @@ func TestStripWrapperFenceAsTrimRight(t *testing.T) {
 		}
 	}
 }
+
+// TestOneTerminatorTrims holds scan.oneTerminator to trimRobust: a gap it calls one
+// line terminator is one trimRobust trims to nothing, with and without U+0085 as the terminator,
+// on every gap of one or two pieces that hold the terminators, their broken halves and
+// their neighbours. It fails with U+0085 taken as a terminator where it is not one.
+func TestOneTerminatorTrims(t *testing.T) {
+	pieces := []string{"\n", "\r", "\r\n", "\u0085", "\u2028", "\u2029", "\u2027", "\u202a", "\u00a0", "\u0084",
+		"\xc2", "\xe2\x80", "\xe2", " ", "x", "<"}
+	for _, nel := range []bool{false, true} {
+		found := map[string]bool{}
+		for _, a := range pieces {
+			for _, b := range append([]string{""}, pieces...) {
+				gap := a + b
+				sc := &scan{text: gap + "<summary>", nel: nel, shortcuts: true}
+				if !sc.oneTerminator(0, len(gap)) {
+					continue
+				}
+				found[gap] = true
+				if got := trimRobust(gap, nel); got != "" {
+					t.Errorf("oneTerminator(%q) with nel %v, but trimRobust = %q, want \"\"", gap, nel, got)
+				}
+			}
+		}
+		want := 3
+		if nel {
+			want = 4
+		}
+		if len(found) != want {
+			t.Errorf("oneTerminator found %d gaps with nel %v, want %d (\\r\\n, U+2028, U+2029, and U+0085 with nel)", len(found), nel, want)
+		}
+	}
+}
+
+// TestCutRegionsAsBytes holds cutRegions to its plain definition: the bytes of text[from:to]
+// that no region covers, a region that starts inside code covering none. The regions and code
+// blocks are generated sorted and disjoint, as scan.regions and scan.blockEnd make them, and
+// from and to fall anywhere, inside them and between. It fails with the single region's
+// part ending at its end.
+func TestCutRegionsAsBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 7))
+	spans := func(n, size int) []region {
+		var rs []region
+		for at := r.IntN(4); len(rs) < n && at < size; {
+			end := at + 1 + r.IntN(6)
+			rs = append(rs, region{at, min(end, size)})
+			at = end + r.IntN(5)
+		}
+		return rs
+	}
+	for range 20000 {
+		size := 1 + r.IntN(40)
+		text := strings.Repeat("abcdefghij", 4)[:size]
+		rs, code := spans(r.IntN(5), size), spans(r.IntN(3), size)
+		if r.IntN(2) == 0 {
+			code = nil
+		}
+		from := r.IntN(size + 1)
+		to := from + r.IntN(size-from+1)
+		var want strings.Builder
+		for p := from; p < to; p++ {
+			covered := false
+			for _, g := range rs {
+				if g.start <= p && p < g.end && !inRegions(code, g.start) {
+					covered = true
+				}
+			}
+			if !covered {
+				want.WriteByte(text[p])
+			}
+		}
+		sc := &scan{text: text}
+		if got := sc.cutRegions(from, to, rs, code); got != want.String() {
+			t.Fatalf("cutRegions(%q, %d, %d, %v, %v) = %q, want %q", text, from, to, rs, code, got, want.String())
+		}
+	}
+}

@@ -226,6 +226,9 @@ func (sc *scan) proseAfter(t tag) bool {
 // open code inside the analysis, and nothing after it says otherwise. The lines
 // read are the analysis block's own, so an answer's lines are read once.
 func (sc *scan) fenceClosingAnalysis(t tag, limit int) (start, end int) {
+	if limit < 0 {
+		return -1, -1 // no summary closer: no line before it to read (a loop of unclosed openers)
+	}
 	c, open := sc.fenceLineBefore(t)
 	if c == 0 {
 		return -1, -1
@@ -286,6 +289,14 @@ func removeNestedAnalysis(body string) string {
 func (sc *scan) cutRegions(from, to int, rs, code []region) string {
 	text := sc.text
 	i := sc.firstRegionAfter(rs, from)
+	if i == len(rs) || rs[i].start >= to {
+		return text[from:to] // no region in it
+	}
+	if rs[i].end >= to && len(code) == 0 {
+		// One region, which runs on past to (an analysis opened in the block that the
+		// next opener ends): the part before it, what the loop below keeps.
+		return text[from:max(from, rs[i].start)]
+	}
 	// The kept parts: the first one as bounds, a copy only once a second one comes (the
 	// common block holds one part, which is returned without copying).
 	var b strings.Builder

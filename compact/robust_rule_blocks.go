@@ -53,14 +53,14 @@ func (sc *scan) emptyBefore(i int) bool {
 	if i+1 >= len(tags) {
 		return false
 	}
-	t, u := tags[i], tags[i+1]
+	t, u := &tags[i], &tags[i+1]
 	if u.name != nameSummary || u.kind != opener || !u.structural() || u.line == t.line || int(u.start)-int(t.end) > 16 {
 		return false
 	}
 	if i+2 < len(tags) && tags[i+2].name == nameSummary && tags[i+2].kind == closer && tags[i+2].line == u.line {
 		return false // <summary>Title</summary>: an HTML element inside the body
 	}
-	if (u.start != t.end+1 || sc.text[t.end] != '\n') && trimRobust(sc.text[t.end:u.start], sc.nel) != "" || u.is(inDetails) {
+	if (u.start != t.end+1 || sc.text[t.end] != '\n') && !sc.oneTerminator(int(t.end), int(u.start)) && trimRobust(sc.text[t.end:u.start], sc.nel) != "" || u.is(inDetails) {
 		return false
 	}
 	return true

@@ -275,6 +275,16 @@ func (sc *scan) endsTerminator(j int) bool {
 	return false
 }
 
+// oneTerminator reports whether text[from:to] is one line terminator of more than one
+// byte ("\r\n", U+0085 where it ends lines, U+2028, U+2029), which trimRobust trims to
+// nothing (TestOneTerminatorTrims): the gap between two openers of a loop of them, where
+// trimRobust would decode it, or trim it byte by byte, for each. Without shortcuts it says no, and trimRobust is
+// asked (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) oneTerminator(from, to int) bool {
+	s := sc.text[from:to]
+	return sc.shortcuts && (s == "\r\n" || s == "\u2028" || s == "\u2029" || sc.nel && s == "\u0085")
+}
+
 // nextLine returns the start of the line after the one ending at end (its terminator
 // skipped), or -1 at the end of the text.
 func (sc *scan) nextLine(end int) int {
@@ -334,9 +344,10 @@ func (sc *scan) scanTags() {
 				// finding the line's bounds.
 				sc.tags = append(sc.tags, t)
 				lineEnd, pos = int(t.end), int(t.end)
-				if e := int(t.end); sc.simple && e+2 < len(text) && text[e] == '\n' && text[e+1] == text[i] && text[e+2] == text[i+1] {
-					lineEnd = sc.repeatLineTag(t) // the next line starts as this one does
-					pos = lineEnd
+				if sc.simple {
+					if e := sc.repeatLines(t); e >= 0 {
+						lineEnd, pos = e, e // the next lines repeat this one, or this one and the one before
+					}
 				}
 				continue
 			}
@@ -413,11 +424,18 @@ func (sc *scan) scanTags() {
 // or "<details" (mayStartTag), or -1: in one small loop, so that a text of '<' that start
 // nothing (a line of them, one on each line) costs a few instructions a byte.
 func nextTagStart(text string, pos int) int {
-	k := 1 // the next tag of a line of them, after a blank: without the vectorised search's setup
-	if pos+1 >= len(text) || text[pos+1] != '<' || text[pos] == '<' {
-		if k = strings.IndexByte(text[pos:], '<'); k < 0 {
+	// In a loop of tags the next '<' comes right after the last tag or its line terminator:
+	// six bytes by hand before the vectorised search, whose setup costs more.
+	k, near := 0, min(pos+6, len(text))
+	for pos+k < near && text[pos+k] != '<' {
+		k++
+	}
+	if pos+k == near {
+		j := strings.IndexByte(text[near:], '<')
+		if j < 0 {
 			return -1
 		}
+		k += j
 	}
 	for i := pos + k; ; {
 		if i+1 < len(text) && tagStartByte[text[i+1]] && (isASCIILetter(text[i+1]) || closerNameStart(text, i) || mayStartTag(text, i)) {
@@ -621,6 +639,55 @@ func (sc *scan) repeatLine(last, end int) int {
 	return end
 }
 
+// repeatLines appends the tags of the lines after t's, a tag alone on its line, that repeat
+// its line (repeatLineTag) or its line and the one before, where the tag before t is alone
+// on that line (repeatLinePair). It returns the end of the last tag appended, -1 for none.
+// Only a scan.simple text asks.
+func (sc *scan) repeatLines(t tag) int {
+	text := sc.text
+	i, e := int(t.start), int(t.end)
+	if e+2 >= len(text) || text[e] != '\n' {
+		return -1
+	}
+	if text[e+1] == text[i] && text[e+2] == text[i+1] {
+		return sc.repeatLineTag(t) // the next line starts as this one does
+	}
+	// The next line starts as the line before did, a tag alone on it: the two lines may
+	// repeat.
+	if n := len(sc.tags); n >= 2 {
+		if q := &sc.tags[n-2]; int(q.end)+1 == i && q.start == q.line && text[e+2] == text[q.start+1] && text[e+1] == text[q.start] {
+			return sc.repeatLinePair(*q, t)
+		}
+	}
+	return -1
+}
+
+// repeatLinePair is repeatLineTag for a loop of two lines (<analysis> and <summary> on
+// lines of their own, again and again): q and t, the last two tags, are each alone on its
+// line, t's the line after q's. Where the lines after t's repeat the two, found as a period
+// of the text, the tags read on each repeat (q's and t's again, as the lines are the same
+// bytes between the same terminators) are appended. It returns the end of the last tag
+// appended, -1 for none. Only a scan.simple text asks: its lines end at "\n" alone.
+func (sc *scan) repeatLinePair(q, t tag) int {
+	text := sc.text
+	n := int(t.end) + 1 - int(q.start)
+	p := repeatsFrom(text, int(t.end)+1, n, 0) // text[x] == text[x-n] for every x in [t.end+1, p)
+	last := -1
+	for shift := int32(n); ; shift += int32(n) {
+		for _, g := range [2]tag{q, t} {
+			// The repeat of g's line holds its bytes where it ends before p, and ends at a
+			// "\n" there, or at the end of the text.
+			e := int(g.end + shift)
+			if e > p || e == p && e != len(text) {
+				return last
+			}
+			g.start, g.end, g.line = g.start+shift, g.end+shift, g.line+shift
+			sc.tags = append(sc.tags, g)
+			last = e
+		}
+	}
+}
+
 // firstVisible returns the position of the first character of text[start:end] that is not
 // invisible, or end.
 func (sc *scan) firstVisible(start, end int) int {
@@ -731,8 +798,8 @@ func plainTag(text string, i int) (tag, bool) {
 	switch {
 	case strings.HasPrefix(rest, "summary>"):
 		t.name = nameSummary
-	case strings.HasPrefix(rest, "analysis>"):
-		t.name = nameAnalysis
+	case len(rest) > len("analysis") && rest[:len("analysis")] == "analysis" && rest[len("analysis")] == '>':
+		t.name = nameAnalysis // compared as eight bytes and one: nine are compared by a call
 	default:
 		return tag{}, false
 	}

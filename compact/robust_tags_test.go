@@ -112,3 +112,31 @@ func randomCase(r *rand.Rand, s string) string {
 	}
 	return string(b)
 }
+
+// TestNextTagStartAsMayStartTag holds nextTagStart, which passes a '<' before asking
+// mayStartTag where the next byte alone decides (tagStartByte, a letter, closerNameStart), to
+// mayStartTag itself: on "<" and every three bytes of those a tag's start is made of, and
+// after them and before them bytes that put the '<' past the six read by hand. It fails
+// with 'd' taken after "</".
+func TestNextTagStartAsMayStartTag(t *testing.T) {
+	alphabet := "/ \tsSaAtTeEdDxX<>\n"
+	for _, pre := range []string{"", "x", "xxx", "xxxx", "xxxxx", "xxxxxx", "xxxxxxxxxxxxxxxxxx"} {
+		for _, a := range alphabet {
+			for _, b := range alphabet {
+				for _, c := range alphabet {
+					text := pre + "<" + string(a) + string(b) + string(c)
+					want := -1
+					for i := range len(text) {
+						if text[i] == '<' && mayStartTag(text, i) {
+							want = i
+							break
+						}
+					}
+					if got := nextTagStart(text, 0); got != want {
+						t.Errorf("nextTagStart(%q, 0) = %d, want %d (the first '<' mayStartTag accepts)", text, got, want)
+					}
+				}
+			}
+		}
+	}
+}
