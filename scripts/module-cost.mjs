@@ -1,8 +1,8 @@
 // module-cost.mjs: where robust.ts's time goes on answers sent through the module protocol
-// (docs/protocol.md), step by step, in CPU time of this Node process: the request line's
-// bytes decoded to a string, parsed, the extraction (its first run, which the module: path
-// pays, as V8 compiles the extractor's code while it runs, and the best), the answer
-// encoded, and the extraction of the file's text in process. scripts/module-cost.sh runs it
+// (docs/protocol.md), step by step, in CPU time of this Node process: the request line
+// parsed and the text's bytes decoded to a string, the extraction (its first run, which the
+// module: path pays, as V8 compiles the extractor's code while it runs, and the best), the
+// answer encoded, and the extraction of the file's text in process. scripts/module-cost.sh runs it
 // beside the whole path, one process for each input (the first run is of fresh code only
 // for the first input), and prints its figures; it prints, for each input, one line of
 // milliseconds:
@@ -34,10 +34,13 @@ function cpu(f) {
 
 for (const file of process.argv.slice(4)) {
 	const text = readFileSync(file, "utf8");
-	// The request line as the Go client writes it (marshalNoEscape: no HTML escaping).
-	const line = Buffer.from(JSON.stringify({ op: "extract", text, id: 1 }) + "\n", "utf8");
-	const [decode, str] = cpu(() => line.toString("utf8", 0, line.length - 1));
-	const [parse, req] = cpu(() => JSON.parse(str));
+	// The request as the Go client writes it to the module: runner: a line, then the text's
+	// bytes (docs/protocol.md, "Texts as bytes").
+	const bytes = Buffer.from(text, "utf8");
+	const line = `{"id":1,"op":"extract","textBytes":${bytes.length}}`;
+	const [parse, req] = cpu(() => JSON.parse(line));
+	const [decode, str] = cpu(() => bytes.toString("utf8"));
+	req.text = str;
 	const [extract, summary, firstExtract] = cpu(() => mod.extractSummary(req.text));
 	const [encode] = cpu(() => JSON.stringify({ id: req.id, summary: summary ?? null }) + "\n");
 	const [inproc] = cpu(() => mod.extractSummary(text));

@@ -166,8 +166,9 @@ func start(ctx context.Context, kind, desc string, argv []string, opt OpenOption
 	if cleanup != nil {
 		im.cleanup = append(im.cleanup, cleanup)
 	}
-	// compacteval pipe of a revision before request ids answers in order without them.
-	c, err := protocol.StartWith(ctx, argv, protocol.StartOptions{Dir: opt.Dir, Timeout: opt.timeout(), OrderOnly: kind == KindGit})
+	// compacteval pipe of a revision before request ids answers in order without them; a
+	// module's runner is this binary's own runner.mjs, which reads texts as bytes.
+	c, err := protocol.StartWith(ctx, argv, protocol.StartOptions{Dir: opt.Dir, Timeout: opt.timeout(), OrderOnly: kind == KindGit, TextBytes: kind == KindModule})
 	if err != nil {
 		im.Close()
 		return nil, err

@@ -1,8 +1,9 @@
 // compacteval review's runner: answers the reference protocol (docs/protocol.md) with the
 // exports of the module named by its argument, as ../shared/reference/reference.mjs does for
-// the seed module. A request for an export the module lacks gets {"error": ...}. Each answer
-// carries the id of its request first, so that a line the module prints itself
-// (console.log) is never taken for an answer.
+// the seed module, and reads the text of an extract request as bytes after its line when the
+// line says "textBytes" (docs/protocol.md, "Texts as bytes"). A request for an export the
+// module lacks gets {"error": ...}. Each answer carries the id of its request first, so that
+// a line the module prints itself (console.log) is never taken for an answer.
 import { pathToFileURL } from "node:url";
 
 // stdout carries the answers: what the module logs goes to stderr.
@@ -41,25 +42,57 @@ function answer(req) {
 	}
 }
 
+// pending is an extract request whose text follows its line as pending.textBytes bytes of
+// UTF-8 (docs/protocol.md, "Texts as bytes"): the Go client sends texts so, unescaped, and
+// they are decoded once, with no JSON.parse of the text.
+let pending = null;
+
 function answerLine(line) {
 	if (line.trim() === "") return "";
 	let req, out;
 	try {
 		req = JSON.parse(line);
+		if (req !== null && typeof req === "object" && req.textBytes !== undefined) {
+			if (!Number.isSafeInteger(req.textBytes) || req.textBytes < 0) throw new Error(`textBytes ${JSON.stringify(req.textBytes)} is not a length`);
+			if (req.textBytes > 0) {
+				pending = req;
+				return "";
+			}
+			req.text = "";
+		}
 		out = answer(req);
 	} catch (e) {
 		out = { error: String(e && e.message ? e.message : e) };
 	}
+	return answerOf(req, out);
+}
+
+function answerOf(req, out) {
 	const id = req !== null && typeof req === "object" ? req.id : undefined;
 	return JSON.stringify(id === undefined ? out : { id, ...out }) + "\n";
 }
 
+// answerText answers the request whose text is the bytes in textBuf.
+function answerText(req, textBuf) {
+	let out;
+	try {
+		req.text = textBuf.toString("utf8");
+		out = answer(req);
+	} catch (e) {
+		out = { error: String(e && e.message ? e.message : e) };
+	}
+	return answerOf(req, out);
+}
+
 // Lines end as readline ends them (\n, \r\n or a lone \r). Each chunk of stdin is split
 // by hand and its answers written at once: readline's promise per line and a write per
-// answer cost a third of what this runner adds to the module's own work.
+// answer cost a third of what this runner adds to the module's own work. A text sent as
+// bytes is copied once, into textBuf, as its chunks arrive.
 const lineEnd = /\r\n|\n|\r/;
 let rest = [];
-function answerText(text) {
+let textBuf = null;
+let textHave = 0;
+function answerLines(text) {
 	let out = "";
 	for (const line of text.includes("\r") ? text.split(lineEnd) : [text]) out += answerLine(line);
 	return out;
@@ -67,17 +100,37 @@ function answerText(text) {
 process.stdin.on("data", (chunk) => {
 	let out = "";
 	let from = 0;
-	for (let nl = chunk.indexOf(10); nl >= 0; from = nl + 1, nl = chunk.indexOf(10, from)) {
+	while (from < chunk.length) {
+		if (pending !== null) {
+			textBuf ??= Buffer.allocUnsafe(pending.textBytes);
+			const n = chunk.copy(textBuf, textHave, from, Math.min(chunk.length, from + pending.textBytes - textHave));
+			textHave += n;
+			from += n;
+			if (textHave < pending.textBytes) break;
+			const req = pending;
+			const buf = textBuf;
+			pending = textBuf = null;
+			textHave = 0;
+			out += answerText(req, buf);
+			continue;
+		}
+		const nl = chunk.indexOf(10, from);
+		if (nl < 0) {
+			rest.push(chunk.subarray(from));
+			break;
+		}
 		let line = chunk.subarray(from, nl);
+		from = nl + 1;
 		if (rest.length > 0) {
 			line = Buffer.concat([...rest, line]);
 			rest = [];
 		}
-		out += answerText(line.toString("utf8"));
+		out += answerLines(line.toString("utf8"));
 	}
-	if (from < chunk.length) rest.push(chunk.subarray(from));
 	if (out !== "") process.stdout.write(out);
 });
 process.stdin.on("end", () => {
-	if (rest.length > 0) process.stdout.write(answerText(Buffer.concat(rest).toString("utf8")));
+	let out = rest.length > 0 ? answerLines(Buffer.concat(rest).toString("utf8")) : "";
+	if (pending !== null) out += answerOf(pending, { error: `stdin ended after ${textHave} of the text's ${pending.textBytes} bytes` });
+	if (out !== "") process.stdout.write(out);
 });

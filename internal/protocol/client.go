@@ -82,6 +82,7 @@ type Client struct {
 	stderr  *tailBuffer
 	timeout time.Duration
 	orderOK bool  // answers without an id are taken in order
+	bytes   bool  // texts go as bytes after their request line (StartOptions.TextBytes)
 	sent    int64 // the last id sent
 	line    int   // stdout lines read
 	dead    error // set once the process was killed for a timeout or broke the protocol
@@ -118,6 +119,10 @@ type StartOptions struct {
 	// (reference.mjs) and compacteval pipe before ids write them. An answer that carries an
 	// id is checked all the same. Without it an answer without an id is a ProtocolError.
 	OrderOnly bool
+	// TextBytes sends each text of valid UTF-8 as bytes after its request line rather than
+	// as a JSON string in it (docs/protocol.md, "Texts as bytes"), for a process that reads
+	// them so: compacteval's own runner of a module (internal/extractor's runner.mjs).
+	TextBytes bool
 }
 
 // Start runs argv and returns a client for it, with no timeout, taking answers without ids
@@ -164,7 +169,7 @@ func StartWith(ctx context.Context, argv []string, opt StartOptions) (*Client, e
 		return nil, fmt.Errorf("start reference %s: %w", strings.Join(argv, " "), err)
 	}
 	c := &Client{cmd: cmd, stdin: stdin, w: bufio.NewWriterSize(stdin, 1<<16), stdout: stdout, r: bufio.NewReaderSize(stdout, 1<<16),
-		stderr: stderr, timeout: opt.Timeout, orderOK: opt.OrderOnly, ctx: ctx}
+		stderr: stderr, timeout: opt.Timeout, orderOK: opt.OrderOnly, bytes: opt.TextBytes, ctx: ctx}
 	c.stopCtx = context.AfterFunc(ctx, c.kill)
 	return c, nil
 }
@@ -209,7 +214,7 @@ func (c *Client) DoAll(reqs []Request) ([]Response, error) {
 	go func() {
 		for i, r := range reqs {
 			r.ID = json.RawMessage(strconv.FormatInt(first+int64(i), 10))
-			if err := writeRequest(c.w, r); err != nil {
+			if err := writeRequest(c.w, r, c.bytes); err != nil {
 				werr <- err
 				return
 			}

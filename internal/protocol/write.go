@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bufio"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -9,7 +10,12 @@ import (
 // last and escaped straight into w, so that a 10 MB answer is neither encoded by reflection
 // nor built in a buffer and copied out of it (scripts/module-cost.sh: encoding/json took 25
 // to 60 ms on 10 MB, beside 40 to 190 ms for the Go robust's whole extraction).
-func writeRequest(w *bufio.Writer, req Request) error {
+//
+// With textBytes, a text of valid UTF-8 goes as bytes instead (docs/protocol.md, "Texts as
+// bytes"): the line ends with "textBytes": its length, and the text follows the line as it
+// is, neither escaped here nor parsed by the process. Invalid UTF-8 still goes as JSON, whose
+// U+FFFD for each bad byte a decoder of bytes would not reproduce.
+func writeRequest(w *bufio.Writer, req Request, textBytes bool) error {
 	text := req.Text
 	req.Text = nil
 	b, err := marshalNoEscape(req)
@@ -21,6 +27,13 @@ func writeRequest(w *bufio.Writer, req Request) error {
 		return w.WriteByte('\n')
 	}
 	w.Write(b[:len(b)-1]) // all but its closing '}'
+	if textBytes && utf8.ValidString(*text) {
+		w.WriteString(`,"textBytes":`)
+		w.WriteString(strconv.Itoa(len(*text)))
+		w.WriteString("}\n")
+		_, err = w.WriteString(*text)
+		return err
+	}
 	w.WriteString(`,"text":`)
 	writeString(w, *text)
 	_, err = w.WriteString("}\n")

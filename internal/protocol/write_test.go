@@ -43,7 +43,7 @@ func TestWriteRequest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
 			w := bufio.NewWriter(&b)
-			if err := writeRequest(w, tc.req); err != nil {
+			if err := writeRequest(w, tc.req, false); err != nil {
 				t.Fatal(err)
 			}
 			w.Flush()
@@ -64,6 +64,35 @@ func TestWriteRequest(t *testing.T) {
 			}
 			if diff := cmp.Diff(wantV, got); diff != "" {
 				t.Errorf("writeRequest() mismatch with marshalNoEscape (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestWriteRequestTextBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  Request
+		want string
+	}{
+		{"a text of valid UTF-8 goes as bytes", Request{ID: json.RawMessage("7"), Op: "extract", Text: Str("<summary>\n\"hé\" ✓\r\n\u2028</summary>")},
+			"{\"id\":7,\"op\":\"extract\",\"textBytes\":34}\n<summary>\n\"hé\" ✓\r\n\u2028</summary>"},
+		{"an empty text, as bytes", Request{ID: json.RawMessage("8"), Op: "extract", Text: Str(""), Profile: Str("robust")},
+			"{\"id\":8,\"op\":\"extract\",\"profile\":\"robust\",\"textBytes\":0}\n"},
+		{"invalid UTF-8 goes as JSON", Request{ID: json.RawMessage("9"), Op: "extract", Text: Str("x\xff")},
+			"{\"id\":9,\"op\":\"extract\",\"text\":\"x\\ufffd\"}\n"},
+		{"no text", Request{ID: json.RawMessage("10"), Op: "keptTailNote", Count: Int(3)},
+			"{\"id\":10,\"op\":\"keptTailNote\",\"count\":3}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			w := bufio.NewWriter(&b)
+			if err := writeRequest(w, tc.req, true); err != nil {
+				t.Fatal(err)
+			}
+			w.Flush()
+			if got := b.String(); got != tc.want {
+				t.Errorf("writeRequest(textBytes) = %q, want %q", got, tc.want)
 			}
 		})
 	}
