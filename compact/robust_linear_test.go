@@ -37,7 +37,7 @@ var countedSizes = [...]int{2 << 10, 20 << 10, 200 << 10}
 const maxGrowth = 1.05
 
 // maxPerByte bounds robust's instructions per input byte at the largest size.
-const maxPerByte = 150
+const maxPerByte = 100
 
 // linearMeasured is the function whose instructions callgrind counts, one dump per call.
 //
