@@ -3,6 +3,7 @@ package eval
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -261,12 +262,44 @@ func ScoreSummaries(in Input, summaries []string, opt Options) []Result {
 }
 
 // A Scorer scores summaries of one input, computing once what scoring takes from the
-// conversation alone (its redaction, its facts, the boundary).
-type Scorer struct{ p *prepared }
+// conversation alone (its redaction, its facts, the boundary). Its methods may be called
+// from several goroutines at once.
+type Scorer struct {
+	p   *prepared
+	opt Options
+}
 
-// NewScorer returns a scorer of in's summaries; opt.Extractor and opt.Outline are not
-// used (Score is given the summary and its outline).
-func NewScorer(in Input, opt Options) *Scorer { return &Scorer{prepare(in, opt)} }
+// NewScorer returns a scorer of in's summaries; opt.Extractor and opt.Outline are used by
+// ScoreInput only (Score is given the summary and its outline).
+func NewScorer(in Input, opt Options) *Scorer { return &Scorer{prepare(in, opt), opt} }
+
+// ScoreInput returns what Score returns for in with the scorer's options. When in has the
+// scorer's conversation, cut, probes and previous summary (another summary of the same
+// session, as the corpus's eval cases are), nothing is computed from the conversation
+// again; any other input is scored on its own.
+func (s *Scorer) ScoreInput(in Input) Result {
+	p := s.p
+	if SameConversation(p.in, in) {
+		q := *p
+		q.in = in
+		p = &q
+	} else {
+		p = prepare(in, s.opt)
+	}
+	var r Result
+	summary := in.summary(s.opt, &r)
+	return p.score(summary, r)
+}
+
+// SameConversation reports whether what Score computes from the conversation alone is the
+// same for a and b: their conversations, cuts, probes and previous summaries are equal.
+func SameConversation(a, b Input) bool {
+	return a.Cut == b.Cut && a.PreviousSummary == b.PreviousSummary &&
+		slices.Equal(a.Probes, b.Probes) &&
+		slices.EqualFunc(a.Conversation, b.Conversation, func(x, y corpus.Message) bool {
+			return x.Role == y.Role && x.Text == y.Text && x.ToolCallID == y.ToolCallID && slices.Equal(x.ToolCalls, y.ToolCalls)
+		})
+}
 
 // Score returns what Score returns for the input with Summary set to summary and
 // Options.Outline to outline.
@@ -289,7 +322,7 @@ type prepared struct {
 	fakes       []Fact
 	copies      copySources
 	secrets     []secret
-	seen        *seenBefore
+	sawBefore   []bool // per fact of the kept tail alone: the summarized messages mention it
 	summarized  int
 	outline     *Outline
 	noBoundary  bool
@@ -313,7 +346,13 @@ func prepare(in Input, opt Options) *prepared {
 	p.constraints = constraints(p.conv, p.cut)
 	p.fakes = fakeUserTurns(p.conv, p.cut)
 	p.copies = newCopySources(p.conv)
-	p.seen = &seenBefore{msgs: p.conv[:p.cut]}
+	p.sawBefore = make([]bool, len(p.facts))
+	seen := &seenBefore{msgs: p.conv[:p.cut]}
+	for i := range p.facts {
+		if p.facts[i].in[0] >= p.cut {
+			p.sawBefore[i] = seen.saw(&p.facts[i])
+		}
+	}
 	for _, m := range in.Conversation[:p.cut] {
 		p.summarized += EstimateTokens(m)
 	}
@@ -380,7 +419,7 @@ func (p *prepared) scoreRead(summary string, r Result, outline *Outline) Result 
 
 	r.Missed, r.Leaked, r.BoundaryFacts = []Fact{}, []Fact{}, []WindowFact{}
 	windowStart := cut - r.Window
-	for _, f := range p.facts {
+	for i, f := range p.facts {
 		before, last, inWindow := -1, -1, false
 		for _, m := range f.in {
 			if m < cut {
@@ -392,7 +431,7 @@ func (p *prepared) scoreRead(summary string, r Result, outline *Outline) Result 
 			}
 		}
 		if before < 0 {
-			if p.seen.saw(&f) {
+			if p.sawBefore[i] {
 				continue // the model saw it before the cut: re-telling it is no leak
 			}
 			held := whole.holds(&f)

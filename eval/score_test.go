@@ -368,3 +368,48 @@ func TestScoreSummaries(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreInput: a scorer's ScoreInput is Score for an input of the scorer's conversation
+// (another summary, id and flaws; the response extracted) and for one that is not (another
+// cut, a probe more, another conversation), which SameConversation tells apart.
+func TestScoreInput(t *testing.T) {
+	cases := loadEvalCases(t, "testdata/cases")
+	in, _ := FromCase(cases[0])
+	var other Input
+	for _, c := range cases[1:] {
+		if other, _ = FromCase(c); len(other.Conversation) != len(in.Conversation) {
+			break
+		}
+	}
+	half := in.Response[:len(in.Response)/2]
+	sibling := in
+	sibling.ID, sibling.Response, sibling.Flaws = "sibling", half, []string{"drops-recent-work"}
+	copied := in
+	copied.Conversation = append([]corpus.Message(nil), in.Conversation...)
+	copied.Conversation[0].Text = strings.Clone(in.Conversation[0].Text)
+	cut := in
+	cut.Cut--
+	probe := in
+	probe.Probes = append(append([]corpus.Probe(nil), in.Probes...), corpus.Probe{Fact: "a probe more", Message: 0})
+	opt := Options{}
+	sc := NewScorer(in, opt)
+	for _, tc := range []struct {
+		name string
+		in   Input
+		same bool
+	}{
+		{name: "the input itself", in: in, same: true},
+		{name: "another summary of the conversation", in: sibling, same: true},
+		{name: "an equal copy of the conversation", in: copied, same: true},
+		{name: "another cut", in: cut, same: false},
+		{name: "a probe more", in: probe, same: false},
+		{name: "another conversation", in: other, same: false},
+	} {
+		if got := SameConversation(in, tc.in); got != tc.same {
+			t.Errorf("%s: SameConversation = %v, want %v", tc.name, got, tc.same)
+		}
+		if diff := cmp.Diff(Score(tc.in, opt), sc.ScoreInput(tc.in), cmp.Exporter(func(reflect.Type) bool { return true })); diff != "" {
+			t.Errorf("%s: ScoreInput mismatch (-Score +ScoreInput):\n%s", tc.name, diff)
+		}
+	}
+}

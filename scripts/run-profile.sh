@@ -132,7 +132,7 @@ while IFS='|' read -r name re; do
 	echo "$row |"
 done << 'EOF'
 reading case files (`corpus.Parse`)|corpus\.Parse$
-scoring eval cases (`eval.Score`)|eval\.Score$
+scoring eval cases (`eval.Score`, `eval.Scorer`)|eval\.Score$|eval\.NewScorer$|eval\.\(\*Scorer\)\.ScoreInput$
 of which redaction (`redact.String`)|internal/redact\.String$
 drift matrix (`fuzz/drift`)|fuzz/drift\.
 writing the reports (`render`, `report.Write`)|internal/render\.|report\.Write$|report\.encode$|casefile\..*\.All

@@ -5,8 +5,9 @@
 // A file is a run of records, one value each (its length, then its encoding), created with
 // a name of its own (never over an existing file) and removed at once where the system
 // allows it (the open file stays readable), so that not even a killed run leaves it behind;
-// elsewhere Close removes it. A Case is written in a binary form of its own (casecodec.go),
-// an eval.Result as JSON. JSON keeps every value of a Result except a string that is not
+// elsewhere Close removes it. A Case is written in internal/bincodec's binary form (the
+// reports read every case several times, and decoding JSON was a tenth of a run's CPU on a
+// corpus too large to be held), an eval.Result as JSON. JSON keeps every value of a Result except a string that is not
 // valid UTF-8, which it would replace: such a value (an extractor may cut a summary inside
 // a character), of either list, is kept in memory instead, so that what is read back is
 // exactly what was added. Of an eval.Result, what is read back is what its JSON holds, with
@@ -29,6 +30,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/compacteval/compacteval/eval"
+	"github.com/compacteval/compacteval/internal/bincodec"
 	"github.com/compacteval/compacteval/report"
 )
 
@@ -65,8 +67,8 @@ func Create(dir string) (*File, error) {
 	return create(dir, ".compacteval-cases-*.jsonl", codec[report.Case]{
 		what:      "case",
 		id:        func(c *report.Case) string { return c.ID },
-		marshal:   func(c *report.Case) ([]byte, error) { return appendCase(nil, c), nil },
-		unmarshal: decodeCase,
+		marshal:   func(c *report.Case) ([]byte, error) { return bincodec.Append(nil, c) },
+		unmarshal: bincodec.Decode[report.Case],
 	})
 }
 

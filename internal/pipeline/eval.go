@@ -77,12 +77,21 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 				return fmt.Errorf("%w: %w", ErrExtractor, err)
 			}
 		}
+		// The eval cases of one session (its summaries, complete and flawed) share what
+		// scoring computes from the conversation: one scorer each.
+		leaders, scorerOf := sessions(inputs)
+		scorers := make([]*eval.Scorer, len(leaders))
+		par.Do(len(leaders), func(g int) {
+			if ctx.Err() == nil {
+				scorers[g] = eval.NewScorer(inputs[leaders[g]], eopt)
+			}
+		})
 		scores := make([]eval.Result, len(inputs))
 		par.Do(len(inputs), func(i int) {
 			if ctx.Err() != nil {
 				return // a cancelled run's scores are dropped
 			}
-			scores[i] = detach(eval.Score(inputs[i], eopt))
+			scores[i] = detach(scorers[scorerOf[i]].ScoreInput(inputs[i]))
 			m.add(1)
 		})
 		for i := range scores {
@@ -107,6 +116,24 @@ func evalStage(ctx context.Context, r *report.Report, c *corpus.Corpus, entries 
 	}
 	r.Eval.Sources = append(r.Eval.Sources, eval.Source{Path: r.Corpus.Dir, Format: eval.FormatCorpus, Cases: len(scored), Skipped: len(entries) - len(scored)})
 	return nil
+}
+
+// sessions groups inputs by conversation (eval.SameConversation): leaders holds the
+// first input of each group, scorerOf[i] the group of input i.
+func sessions(inputs []eval.Input) (leaders, scorerOf []int) {
+	scorerOf = make([]int, len(inputs))
+next:
+	for i := range inputs {
+		for g, l := range leaders {
+			if eval.SameConversation(inputs[l], inputs[i]) {
+				scorerOf[i] = g
+				continue next
+			}
+		}
+		scorerOf[i] = len(leaders)
+		leaders = append(leaders, i)
+	}
+	return leaders, scorerOf
 }
 
 // detach returns res with its own copy of the texts it shares with its input, so that it
