@@ -28,3 +28,4 @@ compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzScore fuzz_
 compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzReadSession fuzz_read_session
 compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzFastPaths fuzz_fast_paths
 compile_native_go_fuzzer github.com/compacteval/compacteval/internal/render FuzzLineDiff fuzz_line_diff
+compile_native_go_fuzzer github.com/compacteval/compacteval/internal/protocol FuzzWriteString fuzz_write_string

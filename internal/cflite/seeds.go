@@ -126,6 +126,8 @@ var Targets = []Target{
 		}
 		return out
 	}},
+	// every response, as the module: client escapes it into a request
+	{"fuzz_write_string", "internal/protocol", "FuzzWriteString", eachResponse(func(_ int, r string) []any { return []any{r} })},
 }
 
 // eachResponse makes one seed of every case's response.
