@@ -523,6 +523,10 @@ class Scan {
 	private ltAt = -1;
 	private parsedName: Name = Name.Summary;
 	private parsedKind: Kind = Kind.Opener;
+	// bodyOf's last answers from its second question on, and the entry the next one replaces
+	private bodies: { raw: string; closed: boolean; body: string | undefined }[] | undefined;
+	private bodyAsked = false;
+	private bodyNext = 0;
 
 	constructor(text: string, ends: LineEnds) {
 		this.text = text;
@@ -1211,7 +1215,33 @@ class Scan {
 	// candidate returns the block tags[i] opens, ending at end, or undefined where it is
 	// degenerate: no content, or the template echoed.
 	private candidate(i: number, end: number, closed: boolean, analysis: Region[], code: Spans): Candidate | undefined {
-		let body = this.cutRegions(this.tags.end(i), end, analysis, code);
+		const body = this.bodyOf(this.cutRegions(this.tags.end(i), end, analysis, code), closed);
+		if (body === undefined) return undefined;
+		return { body, closed, start: this.tags.start(i), sections: -1 };
+	}
+
+	// bodyOf returns blockBody's answer, remembering the last four from the second question
+	// on: a loop of blocks asks the same text again (the Go side's scan.bodyOf).
+	private bodyOf(raw: string, closed: boolean): string | undefined {
+		if (this.bodies === undefined) {
+			if (!this.bodyAsked) {
+				this.bodyAsked = true;
+				return this.blockBody(raw, closed);
+			}
+			this.bodies = [];
+		}
+		for (const m of this.bodies) if (m.closed === closed && m.raw === raw) return m.body;
+		const body = this.blockBody(raw, closed);
+		const m = { raw, closed, body };
+		if (this.bodies.length < 4) this.bodies.push(m);
+		else this.bodies[this.bodyNext] = m;
+		this.bodyNext = (this.bodyNext + 1) % 4;
+		return body;
+	}
+
+	// blockBody returns the body of a block from its text, analysis blocks cut out, or
+	// undefined where it is degenerate.
+	private blockBody(body: string, closed: boolean): string | undefined {
 		const nlOnly = this.nlOnly;
 		// What is left of a loop's block (the Go side's shortcut): the trims below take only a
 		// partial closer, blanks, lines without content and a leading analysis block from the
@@ -1223,7 +1253,7 @@ class Scan {
 		body = removeNestedAnalysis(body);
 		body = trimTagLines(body, this.nel);
 		if (!hasContent(body, nlOnly) || isTemplate(body, nlOnly)) return undefined;
-		return { body, closed, start: this.tags.start(i), sections: -1 };
+		return body;
 	}
 
 	cutRegions(from: number, to: number, rs: Region[], code: Spans): string {
