@@ -587,6 +587,7 @@ class Scan {
 		let ticks = 0; // the '`' on the line before tickPos
 		let tickAt = -1; // the next '`' of the text at or after tickPos (text.length for none)
 		let prevEnd = -1; // the end of the last closer on the line, -1 for none
+		let prev = -1; // the last tag read the long way on the current line, -1 for none
 		for (let pos = from; pos < text.length; ) {
 			const i = nextTagStart(text, pos);
 			if (i < 0) break;
@@ -627,6 +628,16 @@ class Scan {
 				}
 			}
 			if (i >= lineEnd) {
+				if (prev >= 0 && prev === this.tags.n - 1 && this.simple) {
+					// The line before, read the long way, is done: the lines after it that repeat
+					// it hold its tags again, found without reading them (a looping model writes
+					// "\u200b<summary>" on thousands of lines; the Go side's repeatLine).
+					const e = this.repeatLine(prev, lineEnd);
+					if (e > lineEnd) {
+						lineEnd = pos = e;
+						continue;
+					}
+				}
 				const lo = lineEnd >= 0 ? this.nextLine(lineEnd) : 0;
 				lineStart = this.lineStart(i, lo);
 				lineEnd = this.lineEnd(i);
@@ -639,6 +650,7 @@ class Scan {
 				tickPos = lineStart;
 				ticks = 0;
 				prevEnd = -1;
+				prev = -1;
 			}
 			// Count the '`' before i on the line, from one to the next (each found once).
 			for (;;) {
@@ -674,8 +686,38 @@ class Scan {
 			if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
 			if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
 			this.tags.push(i, end, lineStart, name, kind, flags);
+			prev = this.tags.n - 1;
 			pos = end;
 		}
+	}
+
+	// repeatLine pushes the tags of the lines after the line ending at end, whose last tag is
+	// tags[last], that repeat it exactly: the same tags with the same flags, as scanTags finds
+	// a tag's flags from its line alone. It returns the end of the last line it pushed the
+	// tags of, end for none. Only a simple scan asks: its lines end at "\n" alone.
+	private repeatLine(last: number, end: number): number {
+		const text = this.text;
+		const tags = this.tags;
+		const start = tags.line(last);
+		const n = end + 1 - start;
+		if (end + n > text.length || (end + n < text.length && text.charCodeAt(end + n) !== NL) || text.charCodeAt(end) !== NL || text.charCodeAt(end + 1) !== text.charCodeAt(start)) {
+			return end; // the next line is no repeat: another length, or another first character
+		}
+		let first = last;
+		while (first > 0 && tags.line(first - 1) === start) first--;
+		const p = repeatsFrom(text, end + 1, n, 0);
+		for (let e = end + n, d = n; e < p || (e === text.length && e === p); e += n, d += n) {
+			for (let k = first; k <= last; k++) {
+				const name = tags.name(k);
+				const kind = tags.kind(k);
+				const flags = tags.flags(k);
+				if (name === Name.Summary && kind === Kind.Opener && !(flags & (AT_LINE_START | AFTER_CLOSER | IN_CODE))) this.inlineOpeners++;
+				if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
+				tags.push(tags.start(k) + d, tags.end(k) + d, start + d, name, kind, flags);
+			}
+			end = e;
+		}
+		return end;
 	}
 
 	// lineTag reads the tag at text[i] ('<', at the start of a line) where it is alone on its

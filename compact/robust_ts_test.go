@@ -149,6 +149,17 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 			}
 		}
 	}
+	// Runs of a line read the long way (the Go scan's repeatLine, robust.ts's): tags after
+	// blanks, in a code span, after a closer, inline, each ending as the runs above do.
+	for _, line := range []string{"\u200b<summary>", " <analysis>", "`<summary>` x", "</summary> <summary>", "x <summary>", "<summary>x", "\u200b</summary>\u200b"} {
+		for _, n := range []int{2, 3, 100, 409} {
+			for _, tail := range []string{"", "\n", line[:len(line)-1], "x", "\nDone.\n</summary>"} {
+				run := strings.Repeat(line+"\n", n-1) + line + tail
+				add(fmt.Sprintf("run of %q %d %q", line, n, tail), run)
+				add(fmt.Sprintf("run of %q %d %q after prose", line, n, tail), "<summary>\nx\n"+run)
+			}
+		}
+	}
 	for _, size := range []int{200, 4 << 10, 20 << 10} {
 		for _, f := range textgen.Families(size) {
 			add(fmt.Sprintf("family %s %d", f.Name, size), f.Text)
