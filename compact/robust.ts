@@ -623,6 +623,15 @@ class Scan {
 							this.tags.push(e - n + 1, e, e - n + 1, name, kind, AT_LINE_START | AT_LINE_END);
 							lineEnd = pos = e;
 						}
+					} else if (this.simple && text.charCodeAt(end) === NL && this.tags.n >= 2) {
+						// The next line may start as the line before did, a tag alone on it: the
+						// two lines may repeat (<analysis> and <summary> again and again).
+						const q = this.tags.n - 2;
+						const qs = this.tags.start(q);
+						if (this.tags.end(q) + 1 === i && qs === this.tags.line(q) && text.charCodeAt(end + 1) === text.charCodeAt(qs) && text.charCodeAt(end + 2) === text.charCodeAt(qs + 1)) {
+							const e = this.repeatLinePair(q);
+							if (e >= 0) lineEnd = pos = e;
+						}
 					}
 					continue;
 				}
@@ -688,6 +697,33 @@ class Scan {
 			this.tags.push(i, end, lineStart, name, kind, flags);
 			prev = this.tags.n - 1;
 			pos = end;
+		}
+	}
+
+	// repeatLinePair pushes the tags of a loop of two lines: tags[q] and tags[q + 1], the last
+	// two, are each alone on its line, the second's the line after the first's. Where the lines
+	// after them repeat the two, found as a period of the text, the two tags are pushed again
+	// for each repeat (the lines are the same characters between the same terminators). It
+	// returns the end of the last tag pushed, -1 for none (the Go side's repeatLinePair). Only
+	// a simple scan asks: its lines end at "\n" alone.
+	private repeatLinePair(q: number): number {
+		const text = this.text;
+		const tags = this.tags;
+		const n = tags.end(q + 1) + 1 - tags.start(q);
+		const p = repeatsFrom(text, tags.end(q + 1) + 1, n, 0); // text[x] === text[x - n] for every x in [end + 1, p)
+		let last = -1;
+		for (let shift = n; ; shift += n) {
+			for (let g = q; g <= q + 1; g++) {
+				// The repeat of g's line holds its characters where it ends before p, and ends
+				// at a "\n" there, or at the end of the text.
+				const e = tags.end(g) + shift;
+				if (e > p || (e === p && e !== text.length)) return last;
+				const name = tags.name(g);
+				const kind = tags.kind(g);
+				if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
+				tags.push(tags.start(g) + shift, e, tags.line(g) + shift, name, kind, tags.flags(g));
+				last = e;
+			}
 		}
 	}
 

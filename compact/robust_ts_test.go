@@ -137,10 +137,11 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 	} {
 		add(fmt.Sprintf("tag row of %d bytes %q in a block", len(row), row[len(row)-12:]), "<summary>\n"+row+"\n</summary>")
 	}
-	// Runs of one tag line (the Go scan's repeatLineTag, robust.ts's period check): each
+	// Runs of one tag line or two (the Go scan's repeatLineTag and repeatLinePair): each
 	// length around the chunks they compare, ending with the line, without its "\n", cut,
 	// or followed by another line.
-	for _, line := range []string{"<summary>", "</summary>", "<analysis>", "</analysis>", "<think>", "<Summary>", "<example>"} {
+	for _, line := range []string{"<summary>", "</summary>", "<analysis>", "</analysis>", "<think>", "<Summary>", "<example>",
+		"<analysis>\n<summary>", "</summary>\n<summary>", "<summary >\n<summary>", "<example>\n</example>"} {
 		for _, n := range []int{2, 3, 7, 100, 409, 410, 1000} {
 			for _, tail := range []string{"", "\n", line[:len(line)-1], "x", "\nDone.\n</summary>", line + "x", "\n1. a\n</summary>\n"} {
 				run := strings.Repeat(line+"\n", n-1) + line + tail
