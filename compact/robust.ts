@@ -882,18 +882,58 @@ class Scan {
 		const out = new Spans();
 		const text = this.text;
 		let lo = 0;
+		let tryRepeat = 8;
 		for (let pos = 0; pos < text.length; ) {
 			const i = text.indexOf(s, pos);
 			if (i < 0) break;
 			const start = this.lineStart(i, lo);
-			const end = this.lineEnd(i);
-			if (trimStart(text, start, i, JS) === i) out.push(start, end, c);
+			let end = this.lineEnd(i);
+			if (trimStart(text, start, i, JS) === i) {
+				out.push(start, end, c);
+				if (out.n === tryRepeat && this.simple) {
+					// A loop of fenced blocks: the fences of the loop again. Asked at 8, 16, 32 ...
+					// fences, a few times a text.
+					tryRepeat *= 2;
+					end = this.repeatFences(out, end);
+				}
+			}
 			const nl = this.nextLine(end);
 			if (nl < 0) break;
 			pos = nl;
 			lo = nl;
 		}
 		return out;
+	}
+
+	// repeatFences pushes the fence lines after the last of out, which ends at end, where the
+	// text from that one's line on repeats the text one to four fences back: a loop of fenced
+	// blocks. Whether a line is a fence line depends on the line alone, so where the text
+	// repeats itself period characters back (text[x] === text[x - period]), each line that
+	// ends there is a fence line exactly where the line period characters back is one. It
+	// returns the end of the last fence line of out (the Go side's repeatFences). Only a
+	// simple scan asks: its lines end at "\n" alone.
+	private repeatFences(out: Spans, end: number): number {
+		const text = this.text;
+		const last = out.n - 1;
+		const lastStart = out.start(last);
+		for (let back = 1; back <= 4 && back < out.n; back++) {
+			const src = last - back;
+			const period = lastStart - out.start(src);
+			// The line after the last fence line is where the one after out[src] ends up.
+			const e = end + period;
+			if (e > text.length || (e < text.length && text.charCodeAt(e) !== NL) || text.charCodeAt(end) !== NL) continue;
+			const from = lastStart;
+			if (from + period > text.length || text.slice(from, from + period) !== text.slice(from - period, from)) continue; // no repeat over the first period
+			const p = repeatsFrom(text, from, period, period);
+			for (let k = src + 1; ; k++) {
+				const fe = out.end(k) + period;
+				if (!(fe < p || (fe === text.length && fe === p))) break;
+				out.push(out.start(k) + period, fe, out.char(k));
+				end = fe;
+			}
+			return end;
+		}
+		return end;
 	}
 
 	// rule "Analysis": tag i followed on its line, after blanks, by a lower-case ASCII letter is prose about the tag

@@ -161,6 +161,18 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 			}
 		}
 	}
+	// Loops of fenced blocks (the Go scan's repeatFences): fence lines copied from one to four
+	// back, the loop cut inside or after a fence line, inside a block and alone.
+	for _, unit := range []string{"```\nx\n```\n", "~~~go\n<summary>\n~~~\n", "```\n```\n", " ```\n~~~\n```\n~~~\n", "```\na\n```\nb\n~~~\n</summary>\n~~~\n"} {
+		for _, n := range []int{4, 8, 9, 33, 200} {
+			for _, tail := range []string{"", "```", "``", "```x", "x```", "~~~ y\n", "</summary>"} {
+				loop := strings.Repeat(unit, n)
+				add(fmt.Sprintf("fence loop %q %d %q", unit, n, tail), loop+tail)
+				add(fmt.Sprintf("fence loop %q %d %q cut", unit, n, tail), loop[:len(loop)-1]+tail)
+				add(fmt.Sprintf("fence loop %q %d %q in a block", unit, n, tail), "<summary>\n"+loop+tail+"\n</summary>")
+			}
+		}
+	}
 	for _, size := range []int{200, 4 << 10, 20 << 10} {
 		for _, f := range textgen.Families(size) {
 			add(fmt.Sprintf("family %s %d", f.Name, size), f.Text)
