@@ -109,23 +109,7 @@ func TestWindowsAgree(t *testing.T) {
 // keywords. A pattern that could match without one (a new name in secret-setting, say)
 // fails here.
 func TestKeywordsInEveryMatch(t *testing.T) {
-	var texts []string
-	for _, ex := range readLabelled(t, "testdata/labelled.txt") {
-		texts = append(texts, ex.text)
-	}
-	cases, err := corpus.Load("../../corpus/cases/eval")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		texts = append(texts, c.Response)
-		for _, m := range c.Conversation {
-			texts = append(texts, m.Text)
-			for _, tc := range m.ToolCalls {
-				texts = append(texts, tc.Input)
-			}
-		}
-	}
+	texts := labelledAndCorpusTexts(t)
 	set, _ := localKeywords()
 	r := rand.New(rand.NewPCG(26, 13))
 	names := []string{"GITHUB_TOKEN", "DB_PASS", "PGPASSWORD", "AWS_SECRET_ACCESS_KEY", "STRIPE_APIKEY", "GOOGLE_APPLICATION_CREDENTIALS",
@@ -178,23 +162,7 @@ func TestGenericMayMatch(t *testing.T) {
 	if r.mayMatch == nil {
 		t.Fatalf("generic-api-key's pattern is no longer genericPattern: read the new one in genericMayMatch, then set it\n%s", r.Regex)
 	}
-	var texts []string
-	for _, ex := range readLabelled(t, "testdata/labelled.txt") {
-		texts = append(texts, ex.text)
-	}
-	cases, err := corpus.Load("../../corpus/cases/eval")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		texts = append(texts, c.Response)
-		for _, m := range c.Conversation {
-			texts = append(texts, m.Text)
-			for _, tc := range m.ToolCalls {
-				texts = append(texts, tc.Input)
-			}
-		}
-	}
+	texts := labelledAndCorpusTexts(t)
 	rng := rand.New(rand.NewPCG(26, 14))
 	keys := []string{"api", "API", "Api", "aPi", "key", "KEY", "\u212aey", "secret", "\u017fecret", "token", "passwd", "password", "creds", "credential", "access", "auth"}
 	gaps := []string{" ", "\t", "_", ".", "-", "x", "9", "\n", "'", "\"", "\r\n", "\v", "é", "(", "`"}
@@ -238,4 +206,28 @@ func TestGenericMayMatch(t *testing.T) {
 		t.Errorf("%d matches found, %d windows skipped: too few to test", found, skipped)
 	}
 	t.Logf("%d texts, %d matches found the same way, %d windows skipped", len(texts), found, skipped)
+}
+
+// labelledAndCorpusTexts returns the labelled set's texts and every text of the corpus's eval
+// cases: responses, messages and tool inputs.
+func labelledAndCorpusTexts(t *testing.T) []string {
+	t.Helper()
+	var texts []string
+	for _, ex := range readLabelled(t, "testdata/labelled.txt") {
+		texts = append(texts, ex.text)
+	}
+	cases, err := corpus.Load("../../corpus/cases/eval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		texts = append(texts, c.Response)
+		for _, m := range c.Conversation {
+			texts = append(texts, m.Text)
+			for _, tc := range m.ToolCalls {
+				texts = append(texts, tc.Input)
+			}
+		}
+	}
+	return texts
 }
