@@ -23,6 +23,7 @@ compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustSh
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzLinePolicyAgrees fuzz_line_policy_agrees
 compile_native_go_fuzzer github.com/compacteval/compacteval/compact FuzzRobustLinear fuzz_robust_linear
 compile_native_go_fuzzer github.com/compacteval/compacteval/corpus FuzzParseCase fuzz_parse_case
+compile_native_go_fuzzer github.com/compacteval/compacteval/corpus FuzzSpoolForm fuzz_spool_form
 compile_native_go_fuzzer github.com/compacteval/compacteval/fuzz/drift FuzzDrift fuzz_drift
 compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzScore fuzz_score
 compile_native_go_fuzzer github.com/compacteval/compacteval/eval FuzzReadSession fuzz_read_session

@@ -1,11 +1,13 @@
 package corpus_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/compacteval/compacteval/corpus"
+	"github.com/compacteval/compacteval/internal/bincodec"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -61,6 +63,50 @@ func FuzzParseCase(f *testing.F) {
 		}
 		if again, _ := corpus.Format(back); string(again) != string(out) {
 			t.Fatalf("Format is not idempotent:\n%q\n%q", out, again)
+		}
+	})
+}
+
+// go test -run='^$' -fuzz='^FuzzSpoolForm$' -fuzztime=30s ./corpus
+//
+// FuzzSpoolForm reads any bytes as a spooled case (internal/bincodec's form of a Case, as
+// a run's spool keeps them). Bytes that are no such form are ErrMalformed, never a panic
+// or another error; a case they decode to can be written again, and what that writes
+// decodes to the same case. The seeds are the forms of the bundled cases whose files are
+// 32 KB or less, as FuzzParseCase's.
+func FuzzSpoolForm(f *testing.F) {
+	cases, err := corpus.Load(casesDir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
+		if info, err := os.Stat(c.File); err != nil || info.Size() > 32<<10 {
+			continue
+		}
+		data, err := bincodec.Append(nil, c)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c corpus.Case
+		if err := bincodec.Decode(data, &c); err != nil {
+			if !errors.Is(err, bincodec.ErrMalformed) {
+				t.Fatalf("Decode error %v is not ErrMalformed", err)
+			}
+			return
+		}
+		again, err := bincodec.Append(nil, &c)
+		if err != nil {
+			t.Fatalf("Append of a decoded case: %v", err)
+		}
+		var back corpus.Case
+		if err := bincodec.Decode(again, &back); err != nil {
+			t.Fatalf("Decode(Append(decoded case)): %v", err)
+		}
+		if diff := cmp.Diff(c, back, cmpopts.EquateNaNs()); diff != "" {
+			t.Fatalf("a decoded case written and read again differs (-first +again):\n%s", diff)
 		}
 	})
 }

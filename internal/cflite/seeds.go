@@ -14,6 +14,7 @@ import (
 	"github.com/compacteval/compacteval/corpus"
 	"github.com/compacteval/compacteval/fuzz/drift"
 	"github.com/compacteval/compacteval/internal/atomicfile"
+	"github.com/compacteval/compacteval/internal/bincodec"
 	"github.com/compacteval/compacteval/internal/textgen"
 )
 
@@ -74,6 +75,18 @@ var Targets = []Target{
 		var out [][]any
 		for _, c := range in.Cases {
 			if data := in.Files[c.File]; len(data) <= 32<<10 { // as FuzzParseCase
+				out = append(out, []any{data})
+			}
+		}
+		return out
+	}},
+	{"fuzz_spool_form", "corpus", "FuzzSpoolForm", func(in Inputs) [][]any {
+		var out [][]any
+		for _, c := range in.Cases {
+			if len(in.Files[c.File]) > 32<<10 { // as FuzzSpoolForm
+				continue
+			}
+			if data, err := bincodec.Append(nil, c); err == nil {
 				out = append(out, []any{data})
 			}
 		}
