@@ -47,6 +47,17 @@ interface Region {
 	end: number;
 }
 
+// NextTags: for each tag index i, the index of the first tag at or after i that is a
+// structural analysis or think closer, any such closer, a summary opener that opens a block,
+// an example closer, a structural summary closer (Scan.regions; tags.n for none).
+interface NextTags {
+	nextStruct: Int32Array;
+	nextAny: Int32Array;
+	nextSummary: Int32Array;
+	nextExample: Int32Array;
+	nextSumClose: Int32Array;
+}
+
 interface Candidate {
 	body: string;
 	closed: boolean;
@@ -948,9 +959,23 @@ class Scan {
 	}
 
 	// rule "Analysis": the analysis blocks, and the example blocks (rule "Echoed templates").
+	// Its loops are a function each: V8 optimises a long loop while it runs, and the code it
+	// makes ends at the loop's end (what follows has not run yet), so that the next loop in
+	// the same function would have the whole function optimised again.
 	regions(): { analysis: Region[]; examples: Region[] } {
 		// Every region starts at an analysis, think or example opener or at an orphan closer.
 		if (this.regionTags === 0) return { analysis: [], examples: [] };
+		const regions = this.analysisRegions(this.nextTags());
+		// A block written inside a tag (</summary<analysis></analysis>>) takes the tag with it: cutting it leaves no tag
+		// made of the two ends (the Go side's widenInTag).
+		for (const r of regions.analysis) this.widenInTag(r);
+		this.markInAnalysis(regions.analysis);
+		return regions;
+	}
+
+	// nextTags returns, for each tag index, the index of the next tag of each kind that
+	// regions asks about from there on (tags.n for none).
+	private nextTags(): NextTags {
 		const tags = this.tags;
 		const n = tags.n;
 		const nextStruct = new Int32Array(n + 1);
@@ -958,44 +983,68 @@ class Scan {
 		const nextSummary = new Int32Array(n + 1);
 		const nextExample = new Int32Array(n + 1);
 		const nextSumClose = new Int32Array(n + 1);
+		// Built from the end, the next of each kind held in a local and each tag's columns read
+		// once: the one run of a large answer runs much of this loop before V8 optimises it,
+		// where each call and load costs, so it makes few.
+		let struct = n;
+		let any = n;
+		let summary = n;
+		let example = n;
+		let sumClose = n;
 		nextStruct[n] = nextAny[n] = nextSummary[n] = nextExample[n] = nextSumClose[n] = n;
 		for (let j = n - 1; j >= 0; j--) {
-			nextStruct[j] = at32(nextStruct, j + 1);
-			nextAny[j] = at32(nextAny, j + 1);
-			nextSummary[j] = at32(nextSummary, j + 1);
-			nextExample[j] = at32(nextExample, j + 1);
-			nextSumClose[j] = at32(nextSumClose, j + 1);
-			if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Summary && tags.structural(j)) nextSumClose[j] = j;
-			if (tags.kind(j) === Kind.Closer && tags.analysisLike(j)) {
-				nextAny[j] = j;
-				if (tags.structural(j)) nextStruct[j] = j;
-			} else if (tags.kind(j) === Kind.Opener && tags.name(j) === Name.Summary && tags.structural(j)) {
+			const kind = tags.kind(j);
+			const name = tags.name(j);
+			const flags = tags.flags(j);
+			if (kind === Kind.Closer) {
+				if (name === Name.Summary) {
+					if (structural(kind, flags)) sumClose = j;
+				} else if (name === Name.Analysis || name === Name.Think) {
+					any = j;
+					if (structural(kind, flags)) struct = j;
+				} else if (name === Name.Example) example = j;
+			} else if (name === Name.Summary && structural(kind, flags)) {
 				// A summary opener that is not prose about the tag (proseAfter, with no summary closer after it).
-				if (at32(nextSumClose, j) < n || !this.proseAfter(j)) nextSummary[j] = j;
-			} else if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Example) {
-				nextExample[j] = j;
+				if (sumClose < n || !this.proseAfter(j)) summary = j;
 			}
+			nextStruct[j] = struct;
+			nextAny[j] = any;
+			nextSummary[j] = summary;
+			nextExample[j] = example;
+			nextSumClose[j] = sumClose;
 		}
+		return { nextStruct, nextAny, nextSummary, nextExample, nextSumClose };
+	}
+
+	// analysisRegions returns the analysis and example blocks in text order.
+	private analysisRegions(next: NextTags): { analysis: Region[]; examples: Region[] } {
+		const { nextStruct, nextAny, nextSummary, nextExample, nextSumClose } = next;
+		const tags = this.tags;
+		const n = tags.n;
 		const analysis: Region[] = [];
 		const examples: Region[] = [];
 		let summarySeen = false;
 		for (let i = 0; i < n; i++) {
-			if (tags.kind(i) === Kind.Opener && tags.name(i) === Name.Summary && tags.structural(i)) summarySeen = true;
-			if (tags.kind(i) === Kind.Closer && tags.analysisLike(i) && tags.structural(i) && !summarySeen) {
+			// Each tag's columns read once, as above.
+			const kind = tags.kind(i);
+			const name = tags.name(i);
+			const isStructural = structural(kind, tags.flags(i));
+			if (kind === Kind.Opener && name === Name.Summary && isStructural) summarySeen = true;
+			if (kind === Kind.Closer && (name === Name.Analysis || name === Name.Think) && isStructural && !summarySeen) {
 				// An orphan closer: what came before it, back to the last analysis block, is analysis.
 				const last = analysis[analysis.length - 1];
 				analysis.push({ start: last === undefined ? 0 : last.end, end: tags.end(i) });
 				continue;
 			}
-			if (tags.kind(i) !== Kind.Opener) continue;
-			if (!tags.structural(i)) {
-				if (tags.analysisLike(i) && i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1)) {
+			if (kind !== Kind.Opener) continue;
+			if (!isStructural) {
+				if ((name === Name.Analysis || name === Name.Think) && i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1)) {
 					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
 					i++;
 				}
 				continue;
 			}
-			if (tags.name(i) === Name.Analysis || tags.name(i) === Name.Think) {
+			if (name === Name.Analysis || name === Name.Think) {
 				if (i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1) && tags.line(i + 1) === tags.line(i)) {
 					// Its closer on its line (<analysis></analysis> before prose): closed there, whatever follows the closer.
 					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
@@ -1051,15 +1100,18 @@ class Scan {
 					this.openAnalysis = true;
 					i = n;
 				}
-			} else if (tags.name(i) === Name.Example) {
+			} else if (name === Name.Example) {
 				const j = at32(nextExample, i + 1);
 				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
 			}
 		}
-		// A block written inside a tag (</summary<analysis></analysis>>) takes the tag with it: cutting it leaves no tag
-		// made of the two ends (the Go side's widenInTag).
-		for (const r of analysis) this.widenInTag(r);
-		// Mark the tags inside analysis blocks, both in text order.
+		return { analysis, examples };
+	}
+
+	// markInAnalysis marks the tags inside analysis blocks, both in text order.
+	private markInAnalysis(analysis: Region[]): void {
+		const tags = this.tags;
+		const n = tags.n;
 		for (let i = 0, r = 0; i < n && r < analysis.length; ) {
 			const start = tags.start(i);
 			if (start >= at(analysis, r).end) r++;
@@ -1068,7 +1120,6 @@ class Scan {
 				i++;
 			}
 		}
-		return { analysis, examples };
 	}
 
 	// widenInTag widens r, an analysis block, to the tag it is written inside: a '<' before it on its line with no '>'
