@@ -1311,6 +1311,9 @@ class Scan {
 	// line before the unclosed analysis opener tags[i], where it starts before limit (the end of
 	// the summary closer it would run to, -1 for none); -1 for none.
 	private fenceClosingAnalysis(i: number, limit: number): number {
+		// Without a summary closer to run to or a fence line in the text there is no line to
+		// read (a loop of unclosed openers), as on the Go side.
+		if (limit < 0 || this.fences.n === 0) return -1;
 		const c = this.fenceBefore(i);
 		if (c === 0) return -1;
 		const text = this.text;
