@@ -605,47 +605,12 @@ class Scan {
 			const i = nextTagStart(text, pos);
 			if (i < 0) break;
 			if (i >= lineEnd && (i === 0 || this.endsTerminator(i))) {
-				const end = this.lineTag(i);
-				if (end >= 0) {
-					// A tag alone on its line: the flags the rest of this loop would set, without
-					// finding the line's bounds (the Go side's lineTag).
-					const name = this.parsedName;
-					const kind = this.parsedKind;
-					const region = name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example);
-					if (region) this.regionTags++;
-					this.tags.push(i, end, i, name, kind, AT_LINE_START | AT_LINE_END);
-					lineEnd = pos = end;
-					if (this.simple && text.charCodeAt(end) === NL && text.charCodeAt(end + 1) === LT && text.charCodeAt(end + 2) === text.charCodeAt(i + 1)) {
-						// The lines after it that repeat its line exactly (a looping model writes
-						// "<summary>" on thousands of lines): the same tag on each (the Go side's
-						// repeatLineTag). They are found as a period of the text, text[x] ===
-						// text[x - n] from the next line on, checked in chunks that double.
-						const n = end + 1 - i; // the line and its "\n"
-						let p = end + 1;
-						for (let chunk = n; p < text.length; chunk = Math.min(2 * chunk, 4096)) {
-							const m = Math.min(chunk, text.length - p);
-							if (text.slice(p, p + m) !== text.slice(p - n, p - n + m)) {
-								while (text.charCodeAt(p) === text.charCodeAt(p - n)) p++;
-								break;
-							}
-							p += m;
-						}
-						// A line ending at e repeats it where e <= p, and ends with a "\n" where e < p.
-						for (let e = end + n; e < p || (e === text.length && e === p); e += n) {
-							if (region) this.regionTags++;
-							this.tags.push(e - n + 1, e, e - n + 1, name, kind, AT_LINE_START | AT_LINE_END);
-							lineEnd = pos = e;
-						}
-					} else if (this.simple && text.charCodeAt(end) === NL && this.tags.n >= 2) {
-						// The next line may start as the line before did, a tag alone on it: the
-						// two lines may repeat (<analysis> and <summary> again and again).
-						const q = this.tags.n - 2;
-						const qs = this.tags.start(q);
-						if (this.tags.end(q) + 1 === i && qs === this.tags.line(q) && text.charCodeAt(end + 1) === text.charCodeAt(qs) && text.charCodeAt(end + 2) === text.charCodeAt(qs + 1)) {
-							const e = this.repeatLinePair(q);
-							if (e >= 0) lineEnd = pos = e;
-						}
-					}
+				// A tag alone on its line, pushed with the flags the rest of this loop would set,
+				// without finding the line's bounds (the Go side's lineTag), and the lines after it
+				// that repeat it.
+				const e = this.pushLineTag(i);
+				if (e >= 0) {
+					lineEnd = pos = e;
 					continue;
 				}
 			}
@@ -767,6 +732,57 @@ class Scan {
 			end = e;
 		}
 		return end;
+	}
+
+	// pushLineTag pushes the tag at text[i] ('<', at the start of a line) where it is alone on
+	// its line, and the same tag on the lines after it that repeat it or the two lines before:
+	// it returns the end of the last tag pushed, -1 for none. It is a method of scanTags's own
+	// so that V8 has seen every operation scanTags runs for it (the call, at each '<' that
+	// starts a line) however rarely a tag stands alone: V8 optimises scanTags while it runs, and
+	// an operation not run by then (a typical answer's second lone tag comes a third of the way
+	// in) would discard that code, to be optimised again.
+	private pushLineTag(i: number): number {
+		const text = this.text;
+		const end = this.lineTag(i);
+		if (end < 0) return -1;
+		let pos = end;
+		const name = this.parsedName;
+		const kind = this.parsedKind;
+		const region = name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example);
+		if (region) this.regionTags++;
+		this.tags.push(i, end, i, name, kind, AT_LINE_START | AT_LINE_END);
+		if (this.simple && text.charCodeAt(end) === NL && text.charCodeAt(end + 1) === LT && text.charCodeAt(end + 2) === text.charCodeAt(i + 1)) {
+			// The lines after it that repeat its line exactly (a looping model writes
+			// "<summary>" on thousands of lines): the same tag on each (the Go side's
+			// repeatLineTag). They are found as a period of the text, text[x] ===
+			// text[x - n] from the next line on, checked in chunks that double.
+			const n = end + 1 - i; // the line and its "\n"
+			let p = end + 1;
+			for (let chunk = n; p < text.length; chunk = Math.min(2 * chunk, 4096)) {
+				const m = Math.min(chunk, text.length - p);
+				if (text.slice(p, p + m) !== text.slice(p - n, p - n + m)) {
+					while (text.charCodeAt(p) === text.charCodeAt(p - n)) p++;
+					break;
+				}
+				p += m;
+			}
+			// A line ending at e repeats it where e <= p, and ends with a "\n" where e < p.
+			for (let e = end + n; e < p || (e === text.length && e === p); e += n) {
+				if (region) this.regionTags++;
+				this.tags.push(e - n + 1, e, e - n + 1, name, kind, AT_LINE_START | AT_LINE_END);
+				pos = e;
+			}
+		} else if (this.simple && text.charCodeAt(end) === NL && this.tags.n >= 2) {
+			// The next line may start as the line before did, a tag alone on it: the
+			// two lines may repeat (<analysis> and <summary> again and again).
+			const q = this.tags.n - 2;
+			const qs = this.tags.start(q);
+			if (this.tags.end(q) + 1 === i && qs === this.tags.line(q) && text.charCodeAt(end + 1) === text.charCodeAt(qs) && text.charCodeAt(end + 2) === text.charCodeAt(qs + 1)) {
+				const e = this.repeatLinePair(q);
+				if (e >= 0) pos = e;
+			}
+		}
+		return pos;
 	}
 
 	// lineTag reads the tag at text[i] ('<', at the start of a line) where it is alone on its
