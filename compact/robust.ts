@@ -47,6 +47,17 @@ interface Region {
 	end: number;
 }
 
+// NextTags: for each tag index i, the index of the first tag at or after i that is a
+// structural analysis or think closer, any such closer, a summary opener that opens a block,
+// an example closer, a structural summary closer (Scan.regions; tags.n for none).
+interface NextTags {
+	nextStruct: Int32Array;
+	nextAny: Int32Array;
+	nextSummary: Int32Array;
+	nextExample: Int32Array;
+	nextSumClose: Int32Array;
+}
+
 interface Candidate {
 	body: string;
 	closed: boolean;
@@ -314,15 +325,17 @@ function structural(kind: Kind, flags: number): boolean {
 
 // Tags are the tags of a text in text order, held as columns so that a text of many tags
 // makes a few arrays rather than an object per tag: tag i spans start(i) to end(i), on the
-// line that starts at line(i).
+// line that starts at line(i). A loop over every tag may read the columns starts, names,
+// kinds and flagBits itself, at indices below n: the one run of a large answer runs much of
+// such a loop before V8 optimises it, where a call per read costs four times the read.
 class Tags {
 	n = 0;
-	private starts = new Int32Array(16);
+	starts = new Int32Array(16);
 	private ends = new Int32Array(16);
 	private lines = new Int32Array(16);
-	private names = new Uint8Array(16);
-	private kinds = new Uint8Array(16);
-	private flagBits = new Uint8Array(16);
+	names = new Uint8Array(16);
+	kinds = new Uint8Array(16);
+	flagBits = new Uint8Array(16);
 
 	push(start: number, end: number, line: number, name: Name, kind: Kind, flags: number): void {
 		if (this.n === this.starts.length) this.grow();
@@ -592,47 +605,12 @@ class Scan {
 			const i = nextTagStart(text, pos);
 			if (i < 0) break;
 			if (i >= lineEnd && (i === 0 || this.endsTerminator(i))) {
-				const end = this.lineTag(i);
-				if (end >= 0) {
-					// A tag alone on its line: the flags the rest of this loop would set, without
-					// finding the line's bounds (the Go side's lineTag).
-					const name = this.parsedName;
-					const kind = this.parsedKind;
-					const region = name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example);
-					if (region) this.regionTags++;
-					this.tags.push(i, end, i, name, kind, AT_LINE_START | AT_LINE_END);
-					lineEnd = pos = end;
-					if (this.simple && text.charCodeAt(end) === NL && text.charCodeAt(end + 1) === LT && text.charCodeAt(end + 2) === text.charCodeAt(i + 1)) {
-						// The lines after it that repeat its line exactly (a looping model writes
-						// "<summary>" on thousands of lines): the same tag on each (the Go side's
-						// repeatLineTag). They are found as a period of the text, text[x] ===
-						// text[x - n] from the next line on, checked in chunks that double.
-						const n = end + 1 - i; // the line and its "\n"
-						let p = end + 1;
-						for (let chunk = n; p < text.length; chunk = Math.min(2 * chunk, 4096)) {
-							const m = Math.min(chunk, text.length - p);
-							if (text.slice(p, p + m) !== text.slice(p - n, p - n + m)) {
-								while (text.charCodeAt(p) === text.charCodeAt(p - n)) p++;
-								break;
-							}
-							p += m;
-						}
-						// A line ending at e repeats it where e <= p, and ends with a "\n" where e < p.
-						for (let e = end + n; e < p || (e === text.length && e === p); e += n) {
-							if (region) this.regionTags++;
-							this.tags.push(e - n + 1, e, e - n + 1, name, kind, AT_LINE_START | AT_LINE_END);
-							lineEnd = pos = e;
-						}
-					} else if (this.simple && text.charCodeAt(end) === NL && this.tags.n >= 2) {
-						// The next line may start as the line before did, a tag alone on it: the
-						// two lines may repeat (<analysis> and <summary> again and again).
-						const q = this.tags.n - 2;
-						const qs = this.tags.start(q);
-						if (this.tags.end(q) + 1 === i && qs === this.tags.line(q) && text.charCodeAt(end + 1) === text.charCodeAt(qs) && text.charCodeAt(end + 2) === text.charCodeAt(qs + 1)) {
-							const e = this.repeatLinePair(q);
-							if (e >= 0) lineEnd = pos = e;
-						}
-					}
+				// A tag alone on its line, pushed with the flags the rest of this loop would set,
+				// without finding the line's bounds (the Go side's lineTag), and the lines after it
+				// that repeat it.
+				const e = this.pushLineTag(i);
+				if (e >= 0) {
+					lineEnd = pos = e;
 					continue;
 				}
 			}
@@ -754,6 +732,57 @@ class Scan {
 			end = e;
 		}
 		return end;
+	}
+
+	// pushLineTag pushes the tag at text[i] ('<', at the start of a line) where it is alone on
+	// its line, and the same tag on the lines after it that repeat it or the two lines before:
+	// it returns the end of the last tag pushed, -1 for none. It is a method of scanTags's own
+	// so that V8 has seen every operation scanTags runs for it (the call, at each '<' that
+	// starts a line) however rarely a tag stands alone: V8 optimises scanTags while it runs, and
+	// an operation not run by then (a typical answer's second lone tag comes a third of the way
+	// in) would discard that code, to be optimised again.
+	private pushLineTag(i: number): number {
+		const text = this.text;
+		const end = this.lineTag(i);
+		if (end < 0) return -1;
+		let pos = end;
+		const name = this.parsedName;
+		const kind = this.parsedKind;
+		const region = name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example);
+		if (region) this.regionTags++;
+		this.tags.push(i, end, i, name, kind, AT_LINE_START | AT_LINE_END);
+		if (this.simple && text.charCodeAt(end) === NL && text.charCodeAt(end + 1) === LT && text.charCodeAt(end + 2) === text.charCodeAt(i + 1)) {
+			// The lines after it that repeat its line exactly (a looping model writes
+			// "<summary>" on thousands of lines): the same tag on each (the Go side's
+			// repeatLineTag). They are found as a period of the text, text[x] ===
+			// text[x - n] from the next line on, checked in chunks that double.
+			const n = end + 1 - i; // the line and its "\n"
+			let p = end + 1;
+			for (let chunk = n; p < text.length; chunk = Math.min(2 * chunk, 4096)) {
+				const m = Math.min(chunk, text.length - p);
+				if (text.slice(p, p + m) !== text.slice(p - n, p - n + m)) {
+					while (text.charCodeAt(p) === text.charCodeAt(p - n)) p++;
+					break;
+				}
+				p += m;
+			}
+			// A line ending at e repeats it where e <= p, and ends with a "\n" where e < p.
+			for (let e = end + n; e < p || (e === text.length && e === p); e += n) {
+				if (region) this.regionTags++;
+				this.tags.push(e - n + 1, e, e - n + 1, name, kind, AT_LINE_START | AT_LINE_END);
+				pos = e;
+			}
+		} else if (this.simple && text.charCodeAt(end) === NL && this.tags.n >= 2) {
+			// The next line may start as the line before did, a tag alone on it: the
+			// two lines may repeat (<analysis> and <summary> again and again).
+			const q = this.tags.n - 2;
+			const qs = this.tags.start(q);
+			if (this.tags.end(q) + 1 === i && qs === this.tags.line(q) && text.charCodeAt(end + 1) === text.charCodeAt(qs) && text.charCodeAt(end + 2) === text.charCodeAt(qs + 1)) {
+				const e = this.repeatLinePair(q);
+				if (e >= 0) pos = e;
+			}
+		}
+		return pos;
 	}
 
 	// lineTag reads the tag at text[i] ('<', at the start of a line) where it is alone on its
@@ -948,9 +977,23 @@ class Scan {
 	}
 
 	// rule "Analysis": the analysis blocks, and the example blocks (rule "Echoed templates").
+	// Its loops are a function each: V8 optimises a long loop while it runs, and the code it
+	// makes ends at the loop's end (what follows has not run yet), so that the next loop in
+	// the same function would have the whole function optimised again.
 	regions(): { analysis: Region[]; examples: Region[] } {
 		// Every region starts at an analysis, think or example opener or at an orphan closer.
 		if (this.regionTags === 0) return { analysis: [], examples: [] };
+		const regions = this.analysisRegions(this.nextTags());
+		// A block written inside a tag (</summary<analysis></analysis>>) takes the tag with it: cutting it leaves no tag
+		// made of the two ends (the Go side's widenInTag).
+		for (const r of regions.analysis) this.widenInTag(r);
+		this.markInAnalysis(regions.analysis);
+		return regions;
+	}
+
+	// nextTags returns, for each tag index, the index of the next tag of each kind that
+	// regions asks about from there on (tags.n for none).
+	private nextTags(): NextTags {
 		const tags = this.tags;
 		const n = tags.n;
 		const nextStruct = new Int32Array(n + 1);
@@ -958,44 +1001,69 @@ class Scan {
 		const nextSummary = new Int32Array(n + 1);
 		const nextExample = new Int32Array(n + 1);
 		const nextSumClose = new Int32Array(n + 1);
+		// Built from the end, the next of each kind held in a local, each tag's columns read
+		// once and directly (Tags says why).
+		let struct = n;
+		let any = n;
+		let summary = n;
+		let example = n;
+		let sumClose = n;
 		nextStruct[n] = nextAny[n] = nextSummary[n] = nextExample[n] = nextSumClose[n] = n;
+		const { kinds, names, flagBits } = tags;
 		for (let j = n - 1; j >= 0; j--) {
-			nextStruct[j] = at32(nextStruct, j + 1);
-			nextAny[j] = at32(nextAny, j + 1);
-			nextSummary[j] = at32(nextSummary, j + 1);
-			nextExample[j] = at32(nextExample, j + 1);
-			nextSumClose[j] = at32(nextSumClose, j + 1);
-			if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Summary && tags.structural(j)) nextSumClose[j] = j;
-			if (tags.kind(j) === Kind.Closer && tags.analysisLike(j)) {
-				nextAny[j] = j;
-				if (tags.structural(j)) nextStruct[j] = j;
-			} else if (tags.kind(j) === Kind.Opener && tags.name(j) === Name.Summary && tags.structural(j)) {
+			const kind = kinds[j] as Kind;
+			const name = names[j] as Name;
+			const flags = flagBits[j]!;
+			if (kind === Kind.Closer) {
+				if (name === Name.Summary) {
+					if (structural(kind, flags)) sumClose = j;
+				} else if (name === Name.Analysis || name === Name.Think) {
+					any = j;
+					if (structural(kind, flags)) struct = j;
+				} else if (name === Name.Example) example = j;
+			} else if (name === Name.Summary && structural(kind, flags)) {
 				// A summary opener that is not prose about the tag (proseAfter, with no summary closer after it).
-				if (at32(nextSumClose, j) < n || !this.proseAfter(j)) nextSummary[j] = j;
-			} else if (tags.kind(j) === Kind.Closer && tags.name(j) === Name.Example) {
-				nextExample[j] = j;
+				if (sumClose < n || !this.proseAfter(j)) summary = j;
 			}
+			nextStruct[j] = struct;
+			nextAny[j] = any;
+			nextSummary[j] = summary;
+			nextExample[j] = example;
+			nextSumClose[j] = sumClose;
 		}
+		return { nextStruct, nextAny, nextSummary, nextExample, nextSumClose };
+	}
+
+	// analysisRegions returns the analysis and example blocks in text order.
+	private analysisRegions(next: NextTags): { analysis: Region[]; examples: Region[] } {
+		const { nextStruct, nextAny, nextSummary, nextExample, nextSumClose } = next;
+		const tags = this.tags;
+		const n = tags.n;
 		const analysis: Region[] = [];
 		const examples: Region[] = [];
 		let summarySeen = false;
+		const { kinds, names, flagBits } = tags;
 		for (let i = 0; i < n; i++) {
-			if (tags.kind(i) === Kind.Opener && tags.name(i) === Name.Summary && tags.structural(i)) summarySeen = true;
-			if (tags.kind(i) === Kind.Closer && tags.analysisLike(i) && tags.structural(i) && !summarySeen) {
+			// Each tag's columns read once, as above.
+			const kind = kinds[i] as Kind;
+			const name = names[i] as Name;
+			const isStructural = structural(kind, flagBits[i]!);
+			if (kind === Kind.Opener && name === Name.Summary && isStructural) summarySeen = true;
+			if (kind === Kind.Closer && (name === Name.Analysis || name === Name.Think) && isStructural && !summarySeen) {
 				// An orphan closer: what came before it, back to the last analysis block, is analysis.
 				const last = analysis[analysis.length - 1];
 				analysis.push({ start: last === undefined ? 0 : last.end, end: tags.end(i) });
 				continue;
 			}
-			if (tags.kind(i) !== Kind.Opener) continue;
-			if (!tags.structural(i)) {
-				if (tags.analysisLike(i) && i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1)) {
+			if (kind !== Kind.Opener) continue;
+			if (!isStructural) {
+				if ((name === Name.Analysis || name === Name.Think) && i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1)) {
 					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
 					i++;
 				}
 				continue;
 			}
-			if (tags.name(i) === Name.Analysis || tags.name(i) === Name.Think) {
+			if (name === Name.Analysis || name === Name.Think) {
 				if (i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1) && tags.line(i + 1) === tags.line(i)) {
 					// Its closer on its line (<analysis></analysis> before prose): closed there, whatever follows the closer.
 					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
@@ -1051,24 +1119,26 @@ class Scan {
 					this.openAnalysis = true;
 					i = n;
 				}
-			} else if (tags.name(i) === Name.Example) {
+			} else if (name === Name.Example) {
 				const j = at32(nextExample, i + 1);
 				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
 			}
 		}
-		// A block written inside a tag (</summary<analysis></analysis>>) takes the tag with it: cutting it leaves no tag
-		// made of the two ends (the Go side's widenInTag).
-		for (const r of analysis) this.widenInTag(r);
-		// Mark the tags inside analysis blocks, both in text order.
+		return { analysis, examples };
+	}
+
+	// markInAnalysis marks the tags inside analysis blocks, both in text order.
+	private markInAnalysis(analysis: Region[]): void {
+		const { n, starts, flagBits } = this.tags;
 		for (let i = 0, r = 0; i < n && r < analysis.length; ) {
-			const start = tags.start(i);
-			if (start >= at(analysis, r).end) r++;
+			const start = starts[i]!;
+			const region = at(analysis, r);
+			if (start >= region.end) r++;
 			else {
-				if (start >= at(analysis, r).start) tags.mark(i, IN_ANALYSIS);
+				if (start >= region.start) flagBits[i] = flagBits[i]! | IN_ANALYSIS;
 				i++;
 			}
 		}
-		return { analysis, examples };
 	}
 
 	// widenInTag widens r, an analysis block, to the tag it is written inside: a '<' before it on its line with no '>'
@@ -1260,6 +1330,9 @@ class Scan {
 	// line before the unclosed analysis opener tags[i], where it starts before limit (the end of
 	// the summary closer it would run to, -1 for none); -1 for none.
 	private fenceClosingAnalysis(i: number, limit: number): number {
+		// Without a summary closer to run to or a fence line in the text there is no line to
+		// read (a loop of unclosed openers), as on the Go side.
+		if (limit < 0 || this.fences.n === 0) return -1;
 		const c = this.fenceBefore(i);
 		if (c === 0) return -1;
 		const text = this.text;
