@@ -1981,7 +1981,9 @@ function shapeTags(s: string): number[] | undefined {
 // /^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m matches, so the summary is
 // read off the tags' positions.
 function wellFormed(text: string, ends: LineEnds): string | undefined {
-	if (ends.lt < 0) return undefined;
+	// The shape ends with "\n</summary>" (then blanks): most other answers fail that at once,
+	// before shapeTags reads every '<' (a line of near-miss tags).
+	if (ends.lt < 0 || !text.endsWith("\n</summary>", trimEnd(text, 0, text.length, JS))) return undefined;
 	const s = text.trim();
 	const at = shapeTags(s);
 	if (at === undefined) return undefined;
