@@ -1303,12 +1303,14 @@ class Scan {
 
 	// fenceBefore: the fence character of a fence line opened on the last non-blank line
 	// (of three) before the opener's, 0 for none (rule "Fences"); it leaves the line's start
-	// in fenceLine.
+	// in fenceLine. A fence line is one of the fence lines scanFences found: with none (a
+	// loop of unclosed analysis openers asks for each) no line is read (the Go side's
+	// mayHoldFence).
 	private fenceBefore(i: number): number {
 		const text = this.text;
 		const start = this.tags.start(i);
 		let l = this.tags.line(i);
-		if (!(this.tags.flags(i) & AT_LINE_START) || trimStart(text, l, start, JS) !== start) return 0;
+		if (this.fences.n === 0 || !(this.tags.flags(i) & AT_LINE_START) || trimStart(text, l, start, JS) !== start) return 0;
 		for (let n = 0; n < 3; n++) {
 			if ((l = this.prevLine(l)) < 0) return 0;
 			const end = this.lineEnd(l);
