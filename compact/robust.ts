@@ -1389,11 +1389,21 @@ class Scan {
 		return body;
 	}
 
+	// cutRegions returns text[from:to] without the regions rs (sorted, disjoint) that start
+	// outside the fenced code of code.
 	cutRegions(from: number, to: number, rs: Region[], code: Spans): string {
 		const text = this.text;
+		let i = this.firstRegionAfter(rs, from);
+		if (i === rs.length || at(rs, i).start >= to) return text.slice(from, to); // no region in it
+		if (at(rs, i).end >= to && code.n === 0) {
+			// One region, which runs on past to (an analysis opened in the block that the next
+			// opener ends): the part before it, what the loop below keeps (the Go side's
+			// cutRegions).
+			return text.slice(from, Math.max(from, at(rs, i).start));
+		}
 		let out = "";
 		let cut = false;
-		for (let i = searchRegions(rs, from); i < rs.length && at(rs, i).start < to; i++) {
+		for (; i < rs.length && at(rs, i).start < to; i++) {
 			if (code.n > 0 && code.contains(at(rs, i).start)) continue;
 			cut = true;
 			if (at(rs, i).start > from) out += text.slice(from, at(rs, i).start);
@@ -1402,6 +1412,24 @@ class Scan {
 		if (!cut) return text.slice(from, to);
 		if (from < to) out += text.slice(from, to);
 		return out;
+	}
+
+	private regionHint = 0; // firstRegionAfter's last answer
+
+	// firstRegionAfter is searchRegions(rs, pos). The blocks ask in text order, so it looks on
+	// from its last answer first and searches only where that is far or behind (the Go
+	// side's firstRegionAfter).
+	private firstRegionAfter(rs: Region[], pos: number): number {
+		let i = this.regionHint;
+		if (i > rs.length || (i > 0 && at(rs, i - 1).end > pos)) i = 0;
+		for (let n = 0; i < rs.length && at(rs, i).end <= pos; n++, i++) {
+			if (n === 8) {
+				i = searchRegions(rs, pos);
+				break;
+			}
+		}
+		this.regionHint = i;
+		return i;
 	}
 
 	// rule "No tags": a summary marked without a block: before an orphan closer, after
