@@ -1159,12 +1159,13 @@ class Scan {
 		code.n = 0;
 		const text = this.text;
 		let fence = false;
-		let fi = 0; // the first fence line after the opener's line start
-		for (let hi = fences.n; fi < hi; ) {
-			const m = (fi + hi) >> 1;
-			if (fences.start(m) <= tags.line(i)) fi = m + 1;
-			else hi = m;
-		}
+		// The first fence line after the opener's line start. Openers come in text order: a
+		// cursor moves over the fences once for every pass of blocks (the Go side's
+		// fenceCursor), from the first where it is behind the opener (the next pass).
+		let fi = this.fenceCursor;
+		if (fi > 0 && fences.start(fi - 1) > tags.line(i)) fi = 0;
+		while (fi < fences.n && fences.start(fi) <= tags.line(i)) fi++;
+		this.fenceCursor = fi;
 		if (fi === fences.n && !this.enderAfter(i)) {
 			// Nothing after the opener can end the block and no fence line can change what
 			// the loop below would see: it would read every tag to the end for the first
@@ -1187,7 +1188,7 @@ class Scan {
 		let fenced = -1;
 		let wrongCloser = -1;
 		let html = 0;
-		let outer = fences.n === 0 ? 0 : this.fenceBefore(i);
+		let outer = fences.n === 0 ? 0 : this.fenceRightBefore(i, fi) || this.fenceBefore(i);
 		let open = 0;
 		const end = (pos: number, closed: boolean, next: number, byFallback: boolean): void => {
 			this.endPos = pos;
@@ -1300,6 +1301,19 @@ class Scan {
 	}
 
 	private fenceLine = -1; // where the line fenceBefore read last starts
+	private fenceCursor = 0; // blockEnd's first fence line after the last opener's line start
+
+	// fenceRightBefore: the fence character of the fence line that ends right before the
+	// line of tags[i], where the tag starts its line and fi is the first fence line after
+	// that line's start: there fenceBefore, which reads the lines before it, returns the
+	// same character; else 0 (the Go side's fenceRightBefore). A loop of fenced blocks asks
+	// for each opener. Only a simple scan answers: its lines end at "\n" alone.
+	private fenceRightBefore(i: number, fi: number): number {
+		const line = this.tags.line(i);
+		if (!this.simple || fi === 0 || this.tags.start(i) !== line) return 0;
+		const f = this.fences;
+		return f.end(fi - 1) + 1 === line && this.text.charCodeAt(f.end(fi - 1)) === NL ? f.char(fi - 1) : 0;
+	}
 
 	// fenceBefore: the fence character of a fence line opened on the last non-blank line
 	// (of three) before the opener's, 0 for none (rule "Fences"); it leaves the line's start
