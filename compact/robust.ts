@@ -1771,23 +1771,19 @@ function repeatsFrom(s: string, from: number, period: number, known: number): nu
 	return p;
 }
 
-// TAG_ROW is tagShapedOnly's loop as a regular expression (blanks, then tokens each
-// followed by invisible characters; \s is isJSSpace's set): on a long line it reads a
-// character several times faster than the loop (a line of a thousand near-miss tags), on a
-// short one it costs more than the loop does. Where it fails it backtracks over every
-// token, and its stack holds about two million (RangeError beyond): lines of a megabyte
-// and more go to the loop.
-const TAG_ROW = /^[ \t]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
-
-// TAG_ROW_ON is TAG_ROW after a token: blanks (any invisible character, as after a token in
-// tagShapedOnly's loop), then tokens each followed by blanks.
+// TAG_ROW_ON is tagShapedOnly's loop after a token as a regular expression: blanks (any
+// invisible character; \s is isJSSpace's set), then tokens each followed by blanks. On a
+// long line it reads a character several times faster than the loop (a line of a thousand
+// near-miss tags), on a short one it costs more than the loop does. Where it fails it
+// backtracks over every token, and its stack holds about two million (RangeError beyond):
+// it reads a megabyte at most (tagRowOn).
 const TAG_ROW_ON = /^[\s\u200b-\u200d\u2060\u180e\u0085]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
 
-// tagRowOn reads s[i:j], the rest of a line after a token where it is longer than TAG_ROW
-// takes, with TAG_ROW_ON in pieces of up to a megabyte that each end with a '>': where the
-// rest is a row, each '>' ends a token, so the rest is a row if and only if each piece is.
-// It returns whether the rest is a row, or, where a megabyte holds no '>' (a long token),
-// the position from which tagShapedOnly's loop goes on.
+// tagRowOn reads s[i:j], the rest of a line after a token, with TAG_ROW_ON in pieces of up
+// to a megabyte that each end with a '>': where the rest is a row, each '>' ends a token, so
+// the rest is a row if and only if each piece is. It returns whether the rest is a row, or,
+// where a megabyte holds no '>' (a long token), the position from which tagShapedOnly's
+// loop goes on.
 function tagRowOn(s: string, i: number, j: number): boolean | number {
 	while (j - i > 1 << 20) {
 		const k = s.lastIndexOf(">", i + (1 << 20) - 1);
@@ -1798,9 +1794,14 @@ function tagRowOn(s: string, i: number, j: number): boolean | number {
 	return TAG_ROW_ON.test(s.slice(i, j));
 }
 
-// tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks.
+// tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks. A line of
+// over 256 characters is read by the loop for its first eight tokens, then by TAG_ROW_ON;
+// where it repeats itself from a token on (a looping model's row of tags), the loop passes
+// the copies (tokensRepeat, at the 2nd, 4th and 8th token).
 function tagShapedOnly(s: string, i: number, j: number): boolean {
-	if (j - i > 256 && j - i <= 1 << 20) return TAG_ROW.test(s.slice(i, j));
+	const long = j - i > 256;
+	let from0 = -1; // where the token before the last one starts, for tokensRepeat
+	let from1 = -1; // where the last token starts
 	for (let n = 0; i < j; n++) {
 		if (n === 0) {
 			for (let c = s.charCodeAt(i); i < j && (c === 32 || c === 9); c = s.charCodeAt(++i));
@@ -1808,7 +1809,7 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 			if (k === j || s.charCodeAt(k) === LT) i = k; // invisible characters alone are blank
 		} else {
 			while (j > i && invisible(s.charCodeAt(j - 1))) j--;
-			if (j - i > 1 << 20) {
+			if (n >= 8 && j - i > 256) {
 				const on = tagRowOn(s, i, j);
 				if (typeof on === "boolean") return on;
 				i = on;
@@ -1817,12 +1818,38 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 		}
 		if (i === j) break;
 		if (s.charCodeAt(i) !== LT) return false;
+		if (long && (n === 2 || n === 4 || n === 8)) {
+			const k = tokensRepeat(s, i, j, from0, from1);
+			if (k > i) {
+				from0 += k - i;
+				from1 += k - i;
+				i = k;
+			}
+		}
+		from0 = from1;
+		from1 = i;
 		let m = i + 1;
 		for (let c = s.charCodeAt(m); m < j && c !== LT && c !== GT; c = s.charCodeAt(++m));
 		if (m === j || s.charCodeAt(m) !== GT) return false;
 		i = m + 1;
 	}
 	return true;
+}
+
+// tokensRepeat returns where tagShapedOnly's loop may go on from the token at s[i], the
+// tokens that start at from0 and from1 read before it (the Go side's tokensRepeat): where
+// s[:j] repeats itself from i on, two tokens back or one (s[x] === s[x - period] from x = i
+// on, period the length of those tokens and their blanks), each copy of them before the last
+// '<' of the repeat is read as they were (a token, then blanks up to the next '<'), and the
+// loop goes on at the last copy. It returns i where s does not repeat.
+function tokensRepeat(s: string, i: number, j: number, from0: number, from1: number): number {
+	for (const from of [from0, from1]) {
+		const period = i - from;
+		if (period <= 0 || i + period > j || !s.startsWith(s.slice(from, i), i)) continue;
+		const p = Math.min(repeatsFrom(s, i, period, period), j);
+		return i + Math.floor((p - 1 - i) / period) * period;
+	}
+	return i;
 }
 
 // isHeadingOnly: s[i:j] is a numbered section heading and nothing else ("2. Key Concepts:").

@@ -109,19 +109,28 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 	for i := range 4000 {
 		add(fmt.Sprintf("loop %d", i), loopAnswer(r))
 	}
-	// Long rows of tags (robust.ts reads a row over 256 characters with a regular expression,
-	// a shorter one with its loop): each prefix, unit and tail, as a block's only line and
-	// as the whole answer.
+	// Long rows of tags (robust.ts reads a row over 256 characters with its loop for the first
+	// tokens, passing repeats, then with a regular expression; a shorter one with its loop):
+	// each prefix, unit and tail, as a block's only line, after a heading (a line that says
+	// nothing, so that the row's own start is read), and as the whole answer.
 	for _, prefix := range []string{"", " ", "\t", "\u200b", "\ufeff", "\u2060", "\u200b\u200b", "\u00a0", "x"} {
 		for _, unit := range []string{"<a>", "<summary> ", "<x>\u200b", "<b>\u00a0", "<sumary>\t", "<a><"} {
 			for _, n := range []int{10, 90, 700} {
 				for _, tail := range []string{"", " ", "\u200b", "x", "<"} {
 					row := prefix + strings.Repeat(unit, n) + tail
 					add(fmt.Sprintf("tag row %q %q %d %q in a block", prefix, unit, n, tail), "<summary>\n"+row+"\n</summary>")
+					add(fmt.Sprintf("tag row %q %q %d %q after a heading", prefix, unit, n, tail), "<summary>\n## 1. Heading:\n"+row+"\n</summary>")
 					add(fmt.Sprintf("tag row %q %q %d %q alone", prefix, unit, n, tail), row)
 				}
 			}
 		}
+	}
+	// Rows that repeat from their third token on, as long as the two tokens before it
+	// (robust.ts's tokensRepeat, asked there), but not from before it: the copies hold what is
+	// no tag row, except the last, cut short.
+	for _, unit := range []string{"<c>zz ", "<c> z ", "<cz>y "} {
+		row := "<a><b>" + strings.Repeat(unit, 90) + "<c>"
+		add(fmt.Sprintf("tag row %q repeated after two tokens, after a heading", unit), "<summary>\n## 1. Heading:\n"+row+"\n</summary>")
 	}
 	// Rows over a megabyte (robust.ts reads them in pieces of a megabyte, each ending with a
 	// '>'): whole, broken near a piece's end or at the row's, and with a token longer than a
