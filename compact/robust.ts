@@ -512,6 +512,37 @@ function nextTagStart(text: string, pos: number): number {
 	return -1;
 }
 
+// summaryAt reports whether s holds "summary>" at j, and analysisAt "analysis>": the tags as
+// the prompt writes them, where the scan asks at every tag. Each character is compared by
+// hand, the '>' first, which a near-miss (<summar>, <summary x="y">) fails: a call of
+// startsWith costs more than the comparisons, and a loop over the word more than the call.
+function summaryAt(s: string, j: number): boolean {
+	return (
+		s.charCodeAt(j + 7) === GT &&
+		s.charCodeAt(j) === 115 && // s
+		s.charCodeAt(j + 1) === 117 && // u
+		s.charCodeAt(j + 2) === 109 && // m
+		s.charCodeAt(j + 3) === 109 && // m
+		s.charCodeAt(j + 4) === 97 && // a
+		s.charCodeAt(j + 5) === 114 && // r
+		s.charCodeAt(j + 6) === 121 // y
+	);
+}
+
+function analysisAt(s: string, j: number): boolean {
+	return (
+		s.charCodeAt(j + 8) === GT &&
+		s.charCodeAt(j) === 97 && // a
+		s.charCodeAt(j + 1) === 110 && // n
+		s.charCodeAt(j + 2) === 97 && // a
+		s.charCodeAt(j + 3) === 108 && // l
+		s.charCodeAt(j + 4) === 121 && // y
+		s.charCodeAt(j + 5) === 115 && // s
+		s.charCodeAt(j + 6) === 105 && // i
+		s.charCodeAt(j + 7) === 115 // s
+	);
+}
+
 class Scan {
 	readonly text: string;
 	readonly nel: boolean;
@@ -780,14 +811,13 @@ class Scan {
 			kind = Kind.Closer;
 			j++;
 		}
-		// The two names the prompt asks for, compared at once (a call, not a character at a time).
-		const c = text.charCodeAt(j);
+		// The two names the prompt asks for, compared at once (summaryAt, analysisAt).
 		let k = j;
 		let name: Name | 0 = 0;
-		if (c === 115 && text.startsWith("summary>", j)) {
+		if (summaryAt(text, j)) {
 			k = j + 7;
 			name = Name.Summary;
-		} else if (c === 97 && text.startsWith("analysis>", j)) {
+		} else if (analysisAt(text, j)) {
 			k = j + 8;
 			name = Name.Analysis;
 		} else {
@@ -806,15 +836,14 @@ class Scan {
 	private parseTag(i: number, end: number): number {
 		const text = this.text;
 		// The tags as the prompt writes them, read at once (no terminator can stand inside
-		// them, so they end before the line does); startsWith only after its first
-		// character matched, as it costs a call.
+		// them, so they end before the line does).
 		const c1 = text.charCodeAt(i + 1);
-		if (c1 === 115 && text.startsWith("summary>", i + 1)) {
+		if (summaryAt(text, i + 1)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Opener;
 			return i + "<summary>".length;
 		}
-		if (c1 === SLASH && text.charCodeAt(i + 2) === 115 && text.startsWith("/summary>", i + 1)) {
+		if (c1 === SLASH && summaryAt(text, i + 2)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Closer;
 			return i + "</summary>".length;
@@ -843,7 +872,7 @@ class Scan {
 			if (f === 100 && j === i + 1 && !this.details) this.details = foldAt(text, i, "<details");
 			return -1;
 		}
-		if (f === 97 && text.startsWith("analysis>", j)) {
+		if (f === 97 && analysisAt(text, j)) {
 			// <analysis> and </analysis> as the prompt writes them, compared at once.
 			this.parsedName = Name.Analysis;
 			this.parsedKind = kind;

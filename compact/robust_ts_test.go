@@ -146,6 +146,18 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 	} {
 		add(fmt.Sprintf("tag row of %d bytes %q in a block", len(row), row[len(row)-12:]), "<summary>\n"+row+"\n</summary>")
 	}
+	// Near-misses of the tags as the prompt writes them (robust.ts compares those a character at
+	// a time), each letter changed in turn, inside a block, alone on their lines and after a
+	// blank: no tag but where they are the summary's misspellings. An empty block after it
+	// sends the answer past the fast path, which reads tags by name, to the scan.
+	for _, name := range []string{"summary", "analysis"} {
+		for p := range len(name) {
+			near := name[:p] + "x" + name[p+1:]
+			for _, pre := range []string{"", " "} {
+				add(fmt.Sprintf("near-miss %q after %q", near, pre), "<summary>\nThe body.\n"+pre+"<"+near+">\nsecret\n"+pre+"</"+near+">\nmore\n</summary>\n<summary>\n</summary>")
+			}
+		}
+	}
 	// Runs of one tag line or two (the Go scan's repeatLineTag and repeatLinePair): each
 	// length around the chunks they compare, ending with the line, without its "\n", cut,
 	// or followed by another line.
