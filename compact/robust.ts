@@ -811,13 +811,15 @@ class Scan {
 			kind = Kind.Closer;
 			j++;
 		}
-		// The two names the prompt asks for, compared at once (summaryAt, analysisAt).
+		// The two names the prompt asks for, compared at once (summaryAt, analysisAt), where
+		// their first letter matches: the scan may call them, not inline them.
+		const c = text.charCodeAt(j);
 		let k = j;
 		let name: Name | 0 = 0;
-		if (summaryAt(text, j)) {
+		if (c === 115 && summaryAt(text, j)) {
 			k = j + 7;
 			name = Name.Summary;
-		} else if (analysisAt(text, j)) {
+		} else if (c === 97 && analysisAt(text, j)) {
 			k = j + 8;
 			name = Name.Analysis;
 		} else {
@@ -836,14 +838,14 @@ class Scan {
 	private parseTag(i: number, end: number): number {
 		const text = this.text;
 		// The tags as the prompt writes them, read at once (no terminator can stand inside
-		// them, so they end before the line does).
+		// them, so they end before the line does), where their first letter matches.
 		const c1 = text.charCodeAt(i + 1);
-		if (summaryAt(text, i + 1)) {
+		if (c1 === 115 && summaryAt(text, i + 1)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Opener;
 			return i + "<summary>".length;
 		}
-		if (c1 === SLASH && summaryAt(text, i + 2)) {
+		if (c1 === SLASH && text.charCodeAt(i + 2) === 115 && summaryAt(text, i + 2)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Closer;
 			return i + "</summary>".length;
