@@ -194,6 +194,14 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 			}
 		}
 	}
+	// A loop of fenced blocks whose last closing fence line has an info string, an analysis
+	// block, right where the loop's "\n" would be: the text stops repeating at the end of its
+	// fence characters, which is not that line's end. Kept in the fenced code, the block
+	// stays in the summary.
+	for _, n := range []int{8, 9, 40} {
+		loop := strings.Repeat("```\nx\n```\n", n)
+		add(fmt.Sprintf("fence loop of %d, closed with an info string", n), "<summary>\n"+loop+"```\nx\n```<analysis>kept</analysis>\n</summary>")
+	}
 	for _, size := range []int{200, 4 << 10, 20 << 10} {
 		for _, f := range textgen.Families(size) {
 			add(fmt.Sprintf("family %s %d", f.Name, size), f.Text)
