@@ -136,15 +136,28 @@ function inSet(c: number, set: Trimmed): boolean {
 	}
 }
 
+// SPACES is a run of spaces that spacesBefore compares at once.
+const SPACES = " ".repeat(64);
+
+// spacesBefore returns j moved back over the runs of SPACES that end s[i:j]: a text that
+// ends in many thousands of spaces (a model padding its answer) is trimmed by comparisons
+// of 64 characters, each a memory comparison, not a character at a time.
+function spacesBefore(s: string, i: number, j: number): number {
+	while (j - i >= SPACES.length && s.endsWith(SPACES, j)) j -= SPACES.length;
+	return j;
+}
+
 // trimStart and trimEnd return the ends of s[i:j] trimmed of set. A printable ASCII
 // character, where most trims stop, is in no set: it ends the trim without the set's tests.
+// A space is in every set: trimEnd passes a long run of them at the end by spacesBefore.
 function trimStart(s: string, i: number, j: number, set: Trimmed): number {
 	for (let c = s.charCodeAt(i); i < j && !(c > 32 && c < 0x7f) && inSet(c, set); c = s.charCodeAt(++i));
 	return i;
 }
 
 function trimEnd(s: string, i: number, j: number, set: Trimmed): number {
-	for (let c = s.charCodeAt(j - 1); j > i && !(c > 32 && c < 0x7f) && inSet(c, set); c = s.charCodeAt(--j - 1));
+	for (let c = s.charCodeAt(j - 1); j > i && !(c > 32 && c < 0x7f) && inSet(c, set); c = s.charCodeAt(--j - 1))
+		if (c === 32 && s.charCodeAt(j - SPACES.length) === 32) j = spacesBefore(s, i, j - 1) + 1; // then past the space at j - 1
 	return j;
 }
 
@@ -512,6 +525,37 @@ function nextTagStart(text: string, pos: number): number {
 	return -1;
 }
 
+// summaryAt reports whether s holds "summary>" at j, and analysisAt "analysis>": the tags as
+// the prompt writes them, where the scan asks at every tag. Each character is compared by
+// hand, the '>' first, which a near-miss (<summar>, <summary x="y">) fails: a call of
+// startsWith costs more than the comparisons, and a loop over the word more than the call.
+function summaryAt(s: string, j: number): boolean {
+	return (
+		s.charCodeAt(j + 7) === GT &&
+		s.charCodeAt(j) === 115 && // s
+		s.charCodeAt(j + 1) === 117 && // u
+		s.charCodeAt(j + 2) === 109 && // m
+		s.charCodeAt(j + 3) === 109 && // m
+		s.charCodeAt(j + 4) === 97 && // a
+		s.charCodeAt(j + 5) === 114 && // r
+		s.charCodeAt(j + 6) === 121 // y
+	);
+}
+
+function analysisAt(s: string, j: number): boolean {
+	return (
+		s.charCodeAt(j + 8) === GT &&
+		s.charCodeAt(j) === 97 && // a
+		s.charCodeAt(j + 1) === 110 && // n
+		s.charCodeAt(j + 2) === 97 && // a
+		s.charCodeAt(j + 3) === 108 && // l
+		s.charCodeAt(j + 4) === 121 && // y
+		s.charCodeAt(j + 5) === 115 && // s
+		s.charCodeAt(j + 6) === 105 && // i
+		s.charCodeAt(j + 7) === 115 // s
+	);
+}
+
 class Scan {
 	readonly text: string;
 	readonly nel: boolean;
@@ -796,14 +840,15 @@ class Scan {
 			kind = Kind.Closer;
 			j++;
 		}
-		// The two names the prompt asks for, compared at once (a call, not a character at a time).
+		// The two names the prompt asks for, compared at once (summaryAt, analysisAt), where
+		// their first letter matches: the scan may call them, not inline them.
 		const c = text.charCodeAt(j);
 		let k = j;
 		let name: Name | 0 = 0;
-		if (c === 115 && text.startsWith("summary>", j)) {
+		if (c === 115 && summaryAt(text, j)) {
 			k = j + 7;
 			name = Name.Summary;
-		} else if (c === 97 && text.startsWith("analysis>", j)) {
+		} else if (c === 97 && analysisAt(text, j)) {
 			k = j + 8;
 			name = Name.Analysis;
 		} else {
@@ -822,15 +867,14 @@ class Scan {
 	private parseTag(i: number, end: number): number {
 		const text = this.text;
 		// The tags as the prompt writes them, read at once (no terminator can stand inside
-		// them, so they end before the line does); startsWith only after its first
-		// character matched, as it costs a call.
+		// them, so they end before the line does), where their first letter matches.
 		const c1 = text.charCodeAt(i + 1);
-		if (c1 === 115 && text.startsWith("summary>", i + 1)) {
+		if (c1 === 115 && summaryAt(text, i + 1)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Opener;
 			return i + "<summary>".length;
 		}
-		if (c1 === SLASH && text.charCodeAt(i + 2) === 115 && text.startsWith("/summary>", i + 1)) {
+		if (c1 === SLASH && text.charCodeAt(i + 2) === 115 && summaryAt(text, i + 2)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Closer;
 			return i + "</summary>".length;
@@ -859,7 +903,7 @@ class Scan {
 			if (f === 100 && j === i + 1 && !this.details) this.details = foldAt(text, i, "<details");
 			return -1;
 		}
-		if (f === 97 && text.startsWith("analysis>", j)) {
+		if (f === 97 && analysisAt(text, j)) {
 			// <analysis> and </analysis> as the prompt writes them, compared at once.
 			this.parsedName = Name.Analysis;
 			this.parsedKind = kind;
@@ -1216,12 +1260,13 @@ class Scan {
 		code.n = 0;
 		const text = this.text;
 		let fence = false;
-		let fi = 0; // the first fence line after the opener's line start
-		for (let hi = fences.n; fi < hi; ) {
-			const m = (fi + hi) >> 1;
-			if (fences.start(m) <= tags.line(i)) fi = m + 1;
-			else hi = m;
-		}
+		// The first fence line after the opener's line start. Openers come in text order: a
+		// cursor moves over the fences once for every pass of blocks (the Go side's
+		// fenceCursor), from the first where it is behind the opener (the next pass).
+		let fi = this.fenceCursor;
+		if (fi > 0 && fences.start(fi - 1) > tags.line(i)) fi = 0;
+		while (fi < fences.n && fences.start(fi) <= tags.line(i)) fi++;
+		this.fenceCursor = fi;
 		if (fi === fences.n && !this.enderAfter(i)) {
 			// Nothing after the opener can end the block and no fence line can change what
 			// the loop below would see: it would read every tag to the end for the first
@@ -1244,7 +1289,7 @@ class Scan {
 		let fenced = -1;
 		let wrongCloser = -1;
 		let html = 0;
-		let outer = fences.n === 0 ? 0 : this.fenceBefore(i);
+		let outer = fences.n === 0 ? 0 : this.fenceRightBefore(i, fi) || this.fenceBefore(i);
 		let open = 0;
 		const end = (pos: number, closed: boolean, next: number, byFallback: boolean): void => {
 			this.endPos = pos;
@@ -1360,15 +1405,30 @@ class Scan {
 	}
 
 	private fenceLine = -1; // where the line fenceBefore read last starts
+	private fenceCursor = 0; // blockEnd's first fence line after the last opener's line start
+
+	// fenceRightBefore: the fence character of the fence line that ends right before the
+	// line of tags[i], where the tag starts its line and fi is the first fence line after
+	// that line's start: there fenceBefore, which reads the lines before it, returns the
+	// same character; else 0 (the Go side's fenceRightBefore). A loop of fenced blocks asks
+	// for each opener. Only a simple scan answers: its lines end at "\n" alone.
+	private fenceRightBefore(i: number, fi: number): number {
+		const line = this.tags.line(i);
+		if (!this.simple || fi === 0 || this.tags.start(i) !== line) return 0;
+		const f = this.fences;
+		return f.end(fi - 1) + 1 === line && this.text.charCodeAt(f.end(fi - 1)) === NL ? f.char(fi - 1) : 0;
+	}
 
 	// fenceBefore: the fence character of a fence line opened on the last non-blank line
 	// (of three) before the opener's, 0 for none (rule "Fences"); it leaves the line's start
-	// in fenceLine.
+	// in fenceLine. A fence line is one of the fence lines scanFences found: with none (a
+	// loop of unclosed analysis openers asks for each) no line is read (the Go side's
+	// mayHoldFence).
 	private fenceBefore(i: number): number {
 		const text = this.text;
 		const start = this.tags.start(i);
 		let l = this.tags.line(i);
-		if (!(this.tags.flags(i) & AT_LINE_START) || trimStart(text, l, start, JS) !== start) return 0;
+		if (this.fences.n === 0 || !(this.tags.flags(i) & AT_LINE_START) || trimStart(text, l, start, JS) !== start) return 0;
 		for (let n = 0; n < 3; n++) {
 			if ((l = this.prevLine(l)) < 0) return 0;
 			const end = this.lineEnd(l);
@@ -1447,11 +1507,21 @@ class Scan {
 		return body;
 	}
 
+	// cutRegions returns text[from:to] without the regions rs (sorted, disjoint) that start
+	// outside the fenced code of code.
 	cutRegions(from: number, to: number, rs: Region[], code: Spans): string {
 		const text = this.text;
+		let i = this.firstRegionAfter(rs, from);
+		if (i === rs.length || at(rs, i).start >= to) return text.slice(from, to); // no region in it
+		if (at(rs, i).end >= to && code.n === 0) {
+			// One region, which runs on past to (an analysis opened in the block that the next
+			// opener ends): the part before it, what the loop below keeps (the Go side's
+			// cutRegions).
+			return text.slice(from, Math.max(from, at(rs, i).start));
+		}
 		let out = "";
 		let cut = false;
-		for (let i = searchRegions(rs, from); i < rs.length && at(rs, i).start < to; i++) {
+		for (; i < rs.length && at(rs, i).start < to; i++) {
 			if (code.n > 0 && code.contains(at(rs, i).start)) continue;
 			cut = true;
 			if (at(rs, i).start > from) out += text.slice(from, at(rs, i).start);
@@ -1460,6 +1530,24 @@ class Scan {
 		if (!cut) return text.slice(from, to);
 		if (from < to) out += text.slice(from, to);
 		return out;
+	}
+
+	private regionHint = 0; // firstRegionAfter's last answer
+
+	// firstRegionAfter is searchRegions(rs, pos). The blocks ask in text order, so it looks on
+	// from its last answer first and searches only where that is far or behind (the Go
+	// side's firstRegionAfter).
+	private firstRegionAfter(rs: Region[], pos: number): number {
+		let i = this.regionHint;
+		if (i > rs.length || (i > 0 && at(rs, i - 1).end > pos)) i = 0;
+		for (let n = 0; i < rs.length && at(rs, i).end <= pos; n++, i++) {
+			if (n === 8) {
+				i = searchRegions(rs, pos);
+				break;
+			}
+		}
+		this.regionHint = i;
+		return i;
 	}
 
 	// rule "No tags": a summary marked without a block: before an orphan closer, after
@@ -1787,23 +1875,19 @@ function repeatsFrom(s: string, from: number, period: number, known: number): nu
 	return p;
 }
 
-// TAG_ROW is tagShapedOnly's loop as a regular expression (blanks, then tokens each
-// followed by invisible characters; \s is isJSSpace's set): on a long line it reads a
-// character several times faster than the loop (a line of a thousand near-miss tags), on a
-// short one it costs more than the loop does. Where it fails it backtracks over every
-// token, and its stack holds about two million (RangeError beyond): lines of a megabyte
-// and more go to the loop.
-const TAG_ROW = /^[ \t]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
-
-// TAG_ROW_ON is TAG_ROW after a token: blanks (any invisible character, as after a token in
-// tagShapedOnly's loop), then tokens each followed by blanks.
+// TAG_ROW_ON is tagShapedOnly's loop after a token as a regular expression: blanks (any
+// invisible character; \s is isJSSpace's set), then tokens each followed by blanks. On a
+// long line it reads a character several times faster than the loop (a line of a thousand
+// near-miss tags), on a short one it costs more than the loop does. Where it fails it
+// backtracks over every token, and its stack holds about two million (RangeError beyond):
+// it reads a megabyte at most (tagRowOn).
 const TAG_ROW_ON = /^[\s\u200b-\u200d\u2060\u180e\u0085]*(?:<[^<>]*>[\s\u200b-\u200d\u2060\u180e\u0085]*)*$/;
 
-// tagRowOn reads s[i:j], the rest of a line after a token where it is longer than TAG_ROW
-// takes, with TAG_ROW_ON in pieces of up to a megabyte that each end with a '>': where the
-// rest is a row, each '>' ends a token, so the rest is a row if and only if each piece is.
-// It returns whether the rest is a row, or, where a megabyte holds no '>' (a long token),
-// the position from which tagShapedOnly's loop goes on.
+// tagRowOn reads s[i:j], the rest of a line after a token, with TAG_ROW_ON in pieces of up
+// to a megabyte that each end with a '>': where the rest is a row, each '>' ends a token, so
+// the rest is a row if and only if each piece is. It returns whether the rest is a row, or,
+// where a megabyte holds no '>' (a long token), the position from which tagShapedOnly's
+// loop goes on.
 function tagRowOn(s: string, i: number, j: number): boolean | number {
 	while (j - i > 1 << 20) {
 		const k = s.lastIndexOf(">", i + (1 << 20) - 1);
@@ -1814,9 +1898,14 @@ function tagRowOn(s: string, i: number, j: number): boolean | number {
 	return TAG_ROW_ON.test(s.slice(i, j));
 }
 
-// tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks.
+// tagShapedOnly: s[i:j] (trimmed) is a row of <...> tokens separated by blanks. A line of
+// over 256 characters is read by the loop for its first eight tokens, then by TAG_ROW_ON;
+// where it repeats itself from a token on (a looping model's row of tags), the loop passes
+// the copies (tokensRepeat, at the 2nd, 4th and 8th token).
 function tagShapedOnly(s: string, i: number, j: number): boolean {
-	if (j - i > 256 && j - i <= 1 << 20) return TAG_ROW.test(s.slice(i, j));
+	const long = j - i > 256;
+	let from0 = -1; // where the token before the last one starts, for tokensRepeat
+	let from1 = -1; // where the last token starts
 	for (let n = 0; i < j; n++) {
 		if (n === 0) {
 			for (let c = s.charCodeAt(i); i < j && (c === 32 || c === 9); c = s.charCodeAt(++i));
@@ -1824,7 +1913,7 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 			if (k === j || s.charCodeAt(k) === LT) i = k; // invisible characters alone are blank
 		} else {
 			while (j > i && invisible(s.charCodeAt(j - 1))) j--;
-			if (j - i > 1 << 20) {
+			if (n >= 8 && j - i > 256) {
 				const on = tagRowOn(s, i, j);
 				if (typeof on === "boolean") return on;
 				i = on;
@@ -1833,12 +1922,38 @@ function tagShapedOnly(s: string, i: number, j: number): boolean {
 		}
 		if (i === j) break;
 		if (s.charCodeAt(i) !== LT) return false;
+		if (long && (n === 2 || n === 4 || n === 8)) {
+			const k = tokensRepeat(s, i, j, from0, from1);
+			if (k > i) {
+				from0 += k - i;
+				from1 += k - i;
+				i = k;
+			}
+		}
+		from0 = from1;
+		from1 = i;
 		let m = i + 1;
 		for (let c = s.charCodeAt(m); m < j && c !== LT && c !== GT; c = s.charCodeAt(++m));
 		if (m === j || s.charCodeAt(m) !== GT) return false;
 		i = m + 1;
 	}
 	return true;
+}
+
+// tokensRepeat returns where tagShapedOnly's loop may go on from the token at s[i], the
+// tokens that start at from0 and from1 read before it (the Go side's tokensRepeat): where
+// s[:j] repeats itself from i on, two tokens back or one (s[x] === s[x - period] from x = i
+// on, period the length of those tokens and their blanks), each copy of them before the last
+// '<' of the repeat is read as they were (a token, then blanks up to the next '<'), and the
+// loop goes on at the last copy. It returns i where s does not repeat.
+function tokensRepeat(s: string, i: number, j: number, from0: number, from1: number): number {
+	for (const from of [from0, from1]) {
+		const period = i - from;
+		if (period <= 0 || i + period > j || !s.startsWith(s.slice(from, i), i)) continue;
+		const p = Math.min(repeatsFrom(s, i, period, period), j);
+		return i + Math.floor((p - 1 - i) / period) * period;
+	}
+	return i;
 }
 
 // isHeadingOnly: s[i:j] is a numbered section heading and nothing else ("2. Key Concepts:").
@@ -2041,7 +2156,9 @@ function shapeTags(s: string): number[] | undefined {
 // /^[ \t]*<summary>[ \t]*\n([\s\S]*)\n[ \t]*<\/summary>[ \t]*$/m matches, so the summary is
 // read off the tags' positions.
 function wellFormed(text: string, ends: LineEnds): string | undefined {
-	if (ends.lt < 0) return undefined;
+	// The shape ends with "\n</summary>" (then blanks): most other answers fail that at once,
+	// before shapeTags reads every '<' (a line of near-miss tags).
+	if (ends.lt < 0 || !text.endsWith("\n</summary>", trimEnd(text, 0, text.length, JS))) return undefined;
 	const s = text.trim();
 	const at = shapeTags(s);
 	if (at === undefined) return undefined;

@@ -109,19 +109,28 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 	for i := range 4000 {
 		add(fmt.Sprintf("loop %d", i), loopAnswer(r))
 	}
-	// Long rows of tags (robust.ts reads a row over 256 characters with a regular expression,
-	// a shorter one with its loop): each prefix, unit and tail, as a block's only line and
-	// as the whole answer.
+	// Long rows of tags (robust.ts reads a row over 256 characters with its loop for the first
+	// tokens, passing repeats, then with a regular expression; a shorter one with its loop):
+	// each prefix, unit and tail, as a block's only line, after a heading (a line that says
+	// nothing, so that the row's own start is read), and as the whole answer.
 	for _, prefix := range []string{"", " ", "\t", "\u200b", "\ufeff", "\u2060", "\u200b\u200b", "\u00a0", "x"} {
 		for _, unit := range []string{"<a>", "<summary> ", "<x>\u200b", "<b>\u00a0", "<sumary>\t", "<a><"} {
 			for _, n := range []int{10, 90, 700} {
 				for _, tail := range []string{"", " ", "\u200b", "x", "<"} {
 					row := prefix + strings.Repeat(unit, n) + tail
 					add(fmt.Sprintf("tag row %q %q %d %q in a block", prefix, unit, n, tail), "<summary>\n"+row+"\n</summary>")
+					add(fmt.Sprintf("tag row %q %q %d %q after a heading", prefix, unit, n, tail), "<summary>\n## 1. Heading:\n"+row+"\n</summary>")
 					add(fmt.Sprintf("tag row %q %q %d %q alone", prefix, unit, n, tail), row)
 				}
 			}
 		}
+	}
+	// Rows that repeat from their third token on, as long as the two tokens before it
+	// (robust.ts's tokensRepeat, asked there), but not from before it: the copies hold what is
+	// no tag row, except the last, cut short.
+	for _, unit := range []string{"<c>zz ", "<c> z ", "<cz>y "} {
+		row := "<a><b>" + strings.Repeat(unit, 90) + "<c>"
+		add(fmt.Sprintf("tag row %q repeated after two tokens, after a heading", unit), "<summary>\n## 1. Heading:\n"+row+"\n</summary>")
 	}
 	// Rows over a megabyte (robust.ts reads them in pieces of a megabyte, each ending with a
 	// '>'): whole, broken near a piece's end or at the row's, and with a token longer than a
@@ -136,6 +145,18 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 		"<a> <" + strings.Repeat("y", 1_100_000) + " " + strings.Repeat("<b>", 400_000),
 	} {
 		add(fmt.Sprintf("tag row of %d bytes %q in a block", len(row), row[len(row)-12:]), "<summary>\n"+row+"\n</summary>")
+	}
+	// Near-misses of the tags as the prompt writes them (robust.ts compares those a character at
+	// a time), each letter changed in turn, inside a block, alone on their lines and after a
+	// blank: no tag but where they are the summary's misspellings. An empty block after it
+	// sends the answer past the fast path, which reads tags by name, to the scan.
+	for _, name := range []string{"summary", "analysis"} {
+		for p := range len(name) {
+			near := name[:p] + "x" + name[p+1:]
+			for _, pre := range []string{"", " "} {
+				add(fmt.Sprintf("near-miss %q after %q", near, pre), "<summary>\nThe body.\n"+pre+"<"+near+">\nsecret\n"+pre+"</"+near+">\nmore\n</summary>\n<summary>\n</summary>")
+			}
+		}
 	}
 	// Runs of one tag line or two (the Go scan's repeatLineTag and repeatLinePair): each
 	// length around the chunks they compare, ending with the line, without its "\n", cut,
@@ -172,6 +193,14 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 				add(fmt.Sprintf("fence loop %q %d %q in a block", unit, n, tail), "<summary>\n"+loop+tail+"\n</summary>")
 			}
 		}
+	}
+	// A loop of fenced blocks whose last closing fence line has an info string, an analysis
+	// block, right where the loop's "\n" would be: the text stops repeating at the end of its
+	// fence characters, which is not that line's end. Kept in the fenced code, the block
+	// stays in the summary.
+	for _, n := range []int{8, 9, 40} {
+		loop := strings.Repeat("```\nx\n```\n", n)
+		add(fmt.Sprintf("fence loop of %d, closed with an info string", n), "<summary>\n"+loop+"```\nx\n```<analysis>kept</analysis>\n</summary>")
 	}
 	for _, size := range []int{200, 4 << 10, 20 << 10} {
 		for _, f := range textgen.Families(size) {
