@@ -31,6 +31,8 @@
 #   handkept    docs/testing.md: the figures that follow from the corpus (its case count and
 #               the others of the README's run) on lines a person edits in README.md and
 #               docs/, at HANDKEPT_BASE (default 7696421, before they were generated) and now
+#   modulecost  docs/robust.md: robust.ts through -extractor module: beside the Go robust on
+#               four 10 MB answers, with Node's steps apart (scripts/module-cost.sh; needs node)
 #   robustwasm  docs/robust.md: robust compiled to WebAssembly under Node beside robust.ts,
 #               start-up and three shapes at three sizes (scripts/robust-wasm.sh; needs node)
 #   sdkbuild    docs/testing.md: cold CPU of building the CLI's packages and the release's size,
@@ -56,7 +58,7 @@ file_of() {
 	fuzzrate) echo docs/fuzzing.md ;;
 	handkept) echo docs/testing.md ;;
 	robustts) echo docs/robust.md ;;
-	robust | fuzz | robustwasm) echo docs/robust.md ;;
+	robust | fuzz | robustwasm | modulecost) echo docs/robust.md ;;
 	*) echo "doc-tables: unknown table $1" >&2; exit 2 ;;
 	esac
 }
@@ -117,6 +119,9 @@ measure() {
 		;;
 	robustts)
 		scripts/bench-robust-ts.sh
+		;;
+	modulecost)
+		scripts/module-cost.sh
 		;;
 	robustwasm)
 		scripts/robust-wasm.sh
@@ -243,7 +248,7 @@ replace() {
 }
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(reference extractors score pipeline redaction robustts)
+[ ${#names[@]} -gt 0 ] || names=(reference extractors score pipeline redaction robustts modulecost)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for name in "${names[@]}"; do

@@ -20,15 +20,16 @@
 #     net once those steps and the command's own reading and writing (which the Go robust
 #     pays too) are taken off: the Go client's writing of the request and decoding of the
 #     answer, the pipe both ways, Node's reads of stdin and its garbage collection.
-# About twenty-five seconds on a 2-core machine with the default ROUNDS. /usr/bin/time counts
-# in hundredths of a second: a net time of tens of ms is read to within a third, and the
-# rest, a difference of five such figures, may come out below zero.
+# About forty seconds on a 2-core machine with the default ROUNDS. Times are read to the
+# millisecond, but a 10 MB answer's system time (the pages its memory faults in, 70 to 140
+# ms for the Go command on this VM) varies from run to run: the best of several runs is
+# taken, and the rest, a difference of five figures, may still come out below zero.
 #
-#   scripts/module-cost.sh [INPUT...]   (ROUNDS: runs of each, the best taken; default 3)
+#   scripts/module-cost.sh [INPUT...]   (ROUNDS: runs of each, the best taken; default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v node > /dev/null || { echo "module-cost: node is not on PATH" >&2; exit 2; }
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/compacteval" ./cmd/compacteval
@@ -41,38 +42,55 @@ fi
 go build -o "$tmp/timerobust" ./internal/cmd/timerobust
 printf 'Done: the tests pass.\n' > "$tmp/tiny.txt"
 
-# cpu CMD...: the best CPU seconds (user + system, children included) of ROUNDS runs.
+# cpu CMD...: the CPU seconds (user + system, children included) of one run, read to the
+# millisecond from bash's times in a subshell (its second line: the subshell's children;
+# /usr/bin/time reads to 10 ms, a third of some net times here).
 cpu() {
-	local best="" t
+	("$@" > /dev/null 2>&1 || true; times) | tail -n 1 |
+		awk '{ for (i = 1; i <= 2; i++) { split($i, p, "m"); sub(/s$/, "", p[2]); s += p[1] * 60 + p[2] } printf "%.3f", s }'
+}
+
+# rounds NAME INPUT: ROUNDS lines "NAME GO MODULE", the command each way on INPUT, Go and
+# module: alternately, so that a round's two runs share the machine's state.
+rounds() {
 	for _ in $(seq "$rounds"); do
-		/usr/bin/time -f '%U %S' -o "$tmp/t" "$@" > /dev/null 2>&1 || true
-		t=$(tail -n 1 "$tmp/t" | awk '{ printf "%.3f", $1 + $2 }')  # after any "Command exited" line
-		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+		echo "$1 $(cpu "$tmp/compacteval" extract -extractor robust "$2") $(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$2")"
 	done
-	echo "$best"
 }
 
 load=$(cut -d' ' -f1 /proc/loadavg)
-go_tiny=$(cpu "$tmp/compacteval" extract -extractor robust "$tmp/tiny.txt")
-mod_tiny=$(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$tmp/tiny.txt")
-for input in "${inputs[@]}"; do
-	echo "$(basename "$input" .txt) $(wc -c < "$input") $(cpu "$tmp/compacteval" extract -extractor robust "$input") $(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$input")"
-done > "$tmp/path.txt"
+rounds tiny "$tmp/tiny.txt" > "$tmp/tiny.rounds"
+go_tiny=$(awk 'NR == 1 || $2 < b { b = $2 } END { printf "%.3f", b }' "$tmp/tiny.rounds")
+mod_tiny=$(awk 'NR == 1 || $3 < b { b = $3 } END { printf "%.3f", b }' "$tmp/tiny.rounds")
+for input in "${inputs[@]}"; do rounds "$(basename "$input" .txt) $(wc -c < "$input")" "$input"; done > "$tmp/path.txt"
 # A process for each answer, so that each first run is one of fresh code, as in module:.
 for input in "${inputs[@]}"; do node scripts/module-cost.mjs "$tmp/pkg/robust.js" "$rounds" "$input"; done > "$tmp/steps.txt"
 # The Go robust's extraction alone, warm, in CPU time per run (timerobust prints nanoseconds).
 for input in "${inputs[@]}"; do "$tmp/timerobust" "$(dirname "$input")" 300 "$(basename "$input" .txt)"; done > "$tmp/go.txt"
 
-echo "Load average $load at the start; CPU time, best of $rounds runs; the start-up (a one-line answer) is $go_tiny s for compacteval extract -extractor robust, $mod_tiny s for -extractor module:compact/robust.ts, and each net time is net of it. The ratio is of the two nets: the whole command on the answer, reading the file and writing the summary included, less the same command on a one-line answer. Go extract alone: timerobust's warm CPU time for the Go robust's extraction; the command's own reading and writing is the Go net less it. Node's steps (scripts/module-cost.mjs, in ms): JSON.parse of the request line and decoding the text's UTF-8, sent as bytes, extractSummary's first run in the process (as the module: path runs it, the JIT compiling) and its best, JSON.stringify of the answer; the rest is the module: net less Node's steps and the command's own reading and writing: the Go client's writing and reading, the pipe, Node's reads and collections."
+echo "Load average $load at the start; CPU time; the start-up (a one-line answer, the best of $rounds runs) is $go_tiny s for compacteval extract -extractor robust, $mod_tiny s for -extractor module:compact/robust.ts, and each net time is net of it: the whole command on the answer, reading the file and writing the summary included, less the same command on a one-line answer. The nets are the best of $rounds runs each way, Go and module: alternately; module: / Go is the ratio of the two bests, and by round the median, least and most of each round's ratio (a round's two runs one after the other): on this VM a 10 MB answer's system time, the pages the command's memory faults in, moves from run to run, and most where the extraction itself is short. Go extract alone: timerobust's warm CPU time for the Go robust's extraction; the command's own reading and writing is the Go net less it. Node's steps (scripts/module-cost.mjs, in ms): JSON.parse of the request line and decoding the text's UTF-8, sent as bytes, extractSummary's first run in the process (as the module: path runs it, the JIT compiling) and its best, JSON.stringify of the answer; the rest is the module: net less Node's steps and the command's own reading and writing: the Go client's writing and reading, the pipe, Node's reads and collections."
 echo
-echo "| answer | bytes | Go robust, net | Go extract alone | module:, net | module: / Go | Node: decode and parse | Node: extract, first run | Node: extract, best | Node: encode | rest | extract in process, best |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| answer | bytes | Go robust, net | Go extract alone | module:, net | module: / Go | by round: median (least-most) | Node: decode and parse | Node: extract, first run | Node: extract, best | Node: encode | rest | extract in process, best |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 awk -v gt="$go_tiny" -v mt="$mod_tiny" '
 	FILENAME ~ /steps.txt$/ { dec[$1] = $2 + $3; first[$1] = $4; ext[$1] = $5; enc[$1] = $6; inp[$1] = $7; next }
 	FILENAME ~ /go.txt$/ { alone[$1] = $2 / 1e6; next }
 	{
-		g = ($3 - gt) * 1000; m = ($4 - mt) * 1000
-		printf "| %s | %d | %.0f ms | %.0f ms | %.0f ms | %.1fx | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms |\n", $1, $2, g, alone[$1], m, m / g, dec[$1], first[$1], ext[$1], enc[$1], m - dec[$1] - first[$1] - enc[$1] - (g - alone[$1]), inp[$1]
+		if (!($1 in gb)) { order[++n] = $1; size[$1] = $2; gb[$1] = $3; mb[$1] = $4 }
+		if ($3 < gb[$1]) gb[$1] = $3
+		if ($4 < mb[$1]) mb[$1] = $4
+		r[$1, ++k[$1]] = ($4 - mt) / ($3 - gt)
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			a = order[i]
+			for (x = 2; x <= k[a]; x++) for (y = x; y > 1 && r[a, y - 1] > r[a, y]; y--) { t = r[a, y]; r[a, y] = r[a, y - 1]; r[a, y - 1] = t }
+			g = (gb[a] - gt) * 1000; m = (mb[a] - mt) * 1000
+			med = k[a] % 2 ? r[a, (k[a] + 1) / 2] : (r[a, k[a] / 2] + r[a, k[a] / 2 + 1]) / 2
+			if (m / g > worst) { worst = m / g; worstName = a }
+			printf "| %s | %d | %.0f ms | %.0f ms | %.0f ms | %.1fx | %.1fx (%.1f-%.1fx) | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms |\n", a, size[a], g, alone[a], m, m / g, med, r[a, 1], r[a, k[a]], dec[a], first[a], ext[a], enc[a], m - dec[a] - first[a] - enc[a] - (g - alone[a]), inp[a]
+		}
+		printf "\nThe largest ratio of the bests is %.1fx (%s).\n", worst, worstName
 	}' "$tmp/steps.txt" "$tmp/go.txt" "$tmp/path.txt"
 echo
 echo "Load average $(cut -d' ' -f1 /proc/loadavg) at the end."
