@@ -40,9 +40,9 @@ func (sc *scan) regions() (analysis []region, examples []region) {
 	// structural summary closer at or after it (n for none): one backward pass, so the scan
 	// stays linear.
 	next := make([]nextTags, n+1)
-	next[n] = nextTags{int32(n), int32(n), int32(n), int32(n), int32(n)}
+	nx := nextTags{int32(n), int32(n), int32(n), int32(n), int32(n)} // next[j+1]
+	next[n] = nx
 	for j := n - 1; j >= 0; j-- {
-		nx := next[j+1]
 		u := tags[j]
 		if u.kind == closer && u.name == nameSummary && u.structural() {
 			nx.sumClose = int32(j)
