@@ -286,24 +286,28 @@ function onlyNewlines(s: string): boolean {
 	return s.indexOf("\r") < 0 && s.indexOf("\u0085") < 0 && s.indexOf("\u2028") < 0 && s.indexOf("\u2029") < 0;
 }
 
+// SUMMARY is "summary" as character codes, which summaryMisspellingAt compares with.
+const SUMMARY = new Uint8Array([115, 117, 109, 109, 97, 114, 121]);
+
 // summaryMisspellingAt: s[j:k] (ASCII letters) is "summary" with one letter changed, added or
-// removed after its "su".
+// removed after its "su". The letters being ASCII, c | 0x20 is a letter's lower case, and
+// the word's letters are read from SUMMARY: near-miss names (<summar> on every line) ask
+// here at every tag.
 function summaryMisspellingAt(s: string, j: number, k: number): boolean {
-	const want = "summary";
 	const n = k - j;
-	if (n < 6 || n > 8 || lowerASCII(s.charCodeAt(j)) !== 115 || lowerASCII(s.charCodeAt(j + 1)) !== 117) return false;
-	let i = 0; // the common prefix
-	while (i < Math.min(n, 7) && lowerASCII(s.charCodeAt(j + i)) === want.charCodeAt(i)) i++;
+	if (n < 6 || n > 8 || (s.charCodeAt(j) | 0x20) !== 115 || (s.charCodeAt(j + 1) | 0x20) !== 117) return false;
+	let i = 2; // the common prefix, "su" already compared
+	while (i < Math.min(n, 7) && (s.charCodeAt(j + i) | 0x20) === SUMMARY[i]) i++;
 	if (n === 7) {
 		if (i === 7) return false; // "summary" itself
-		for (let p = i + 1; p < 7; p++) if (lowerASCII(s.charCodeAt(j + p)) !== want.charCodeAt(p)) return false;
+		for (let p = i + 1; p < 7; p++) if ((s.charCodeAt(j + p) | 0x20) !== SUMMARY[p]) return false;
 		return true;
 	}
 	if (n === 6) {
-		for (let p = i; p < 6; p++) if (lowerASCII(s.charCodeAt(j + p)) !== want.charCodeAt(p + 1)) return false;
+		for (let p = i; p < 6; p++) if ((s.charCodeAt(j + p) | 0x20) !== SUMMARY[p + 1]) return false;
 		return true;
 	}
-	for (let p = i; p < 7; p++) if (want.charCodeAt(p) !== lowerASCII(s.charCodeAt(j + p + 1))) return false;
+	for (let p = i; p < 7; p++) if (SUMMARY[p] !== (s.charCodeAt(j + p + 1) | 0x20)) return false;
 	return true;
 }
 
