@@ -1025,9 +1025,9 @@ class Scan {
 	}
 
 	// rule "Analysis": the analysis blocks, and the example blocks (rule "Echoed templates").
-	// Its loops are a function each: V8 optimises a long loop while it runs, and the code it
-	// makes ends at the loop's end (what follows has not run yet), so that the next loop in
-	// the same function would have the whole function optimised again.
+	// Its loops over the tags are a function each: V8 optimises a long loop while it runs,
+	// and the code it makes ends at the loop's end (what follows has not run yet), so that
+	// the next loop in the same function would have the whole function optimised again.
 	regions(): { analysis: Region[]; examples: Region[] } {
 		// Every region starts at an analysis, think or example opener or at an orphan closer.
 		if (this.regionTags === 0) return { analysis: [], examples: [] };

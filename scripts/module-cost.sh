@@ -50,19 +50,19 @@ cpu() {
 		awk '{ for (i = 1; i <= 2; i++) { split($i, p, "m"); sub(/s$/, "", p[2]); s += p[1] * 60 + p[2] } printf "%.3f", s }'
 }
 
-# rounds NAME INPUT: ROUNDS lines "NAME GO MODULE", the command each way on INPUT, Go and
+# alternate NAME INPUT: ROUNDS lines "NAME GO MODULE", the command each way on INPUT, Go and
 # module: alternately, so that a round's two runs share the machine's state.
-rounds() {
+alternate() {
 	for _ in $(seq "$rounds"); do
 		echo "$1 $(cpu "$tmp/compacteval" extract -extractor robust "$2") $(cpu "$tmp/compacteval" extract -extractor module:compact/robust.ts "$2")"
 	done
 }
 
 load=$(cut -d' ' -f1 /proc/loadavg)
-rounds tiny "$tmp/tiny.txt" > "$tmp/tiny.rounds"
+alternate tiny "$tmp/tiny.txt" > "$tmp/tiny.rounds"
 go_tiny=$(awk 'NR == 1 || $2 < b { b = $2 } END { printf "%.3f", b }' "$tmp/tiny.rounds")
 mod_tiny=$(awk 'NR == 1 || $3 < b { b = $3 } END { printf "%.3f", b }' "$tmp/tiny.rounds")
-for input in "${inputs[@]}"; do rounds "$(basename "$input" .txt) $(wc -c < "$input")" "$input"; done > "$tmp/path.txt"
+for input in "${inputs[@]}"; do alternate "$(basename "$input" .txt) $(wc -c < "$input")" "$input"; done > "$tmp/path.txt"
 # A process for each answer, so that each first run is one of fresh code, as in module:.
 for input in "${inputs[@]}"; do node scripts/module-cost.mjs "$tmp/pkg/robust.js" "$rounds" "$input"; done > "$tmp/steps.txt"
 # The Go robust's extraction alone, warm, in CPU time per run (timerobust prints nanoseconds).
