@@ -1,12 +1,18 @@
 // Command bigcorpus writes a large synthetic corpus for measuring a run's time and memory:
 // n case files, copies of the bundled cases in id order, round and round, each under a new
-// id (<id>-copy-<round>). The output depends only on n and the bundled corpus, so two
-// machines measure the same files. scripts/memory-table.sh runs it:
+// id (<folder>/copy-<round>/<name> for the case <folder>/<name>: a round's cases sit in
+// the bundled order, so that what a run reads side by side, a session's summaries among
+// them, is as in the bundled corpus). The output depends only on n and the bundled corpus,
+// so two machines measure the same files. scripts/memory-table.sh runs it:
 //
 //	go run ./internal/cmd/bigcorpus -n 21500 -out /tmp/cases-21500
 //
-// The copies keep everything but the id (their goldens are not written: a run on the folder
-// skips the golden stage, as a run on a user's recorded cases does).
+// The copies keep everything but the id and, where a case has a conversation, its first
+// message, which ends with a line naming the round ("(copy 3)"): so that no two rounds
+// share a conversation, which eval would prepare once (eval.SameConversation), as a real
+// corpus of that size would not; cases of one round share what the bundled cases share.
+// Their goldens are not written: a run on the folder skips the golden stage, as a run on a
+// user's recorded cases does.
 //
 // Exit codes: 0 written, 2 usage or a file that cannot be read or written.
 package main
@@ -18,6 +24,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/compacteval/compacteval/corpus"
 )
@@ -50,9 +58,13 @@ func write(n int, out string) error {
 	if err != nil {
 		return err
 	}
-	// Each case is formatted once; a copy differs only in its id line.
+	// A case without a conversation is formatted once and its copies differ only in the
+	// id line; one with a conversation is formatted for each copy.
 	files := make([][]byte, len(cases))
 	for i, c := range cases {
+		if len(c.Conversation) > 0 {
+			continue
+		}
 		if files[i], err = corpus.Format(c); err != nil {
 			return fmt.Errorf("format %s: %w", c.ID, err)
 		}
@@ -62,8 +74,23 @@ func write(n int, out string) error {
 	}
 	for j := range n {
 		c, round := cases[j%len(cases)], j/len(cases)
-		id := fmt.Sprintf("%s-copy-%d", c.ID, round)
-		data := bytes.Replace(files[j%len(cases)], idLine(c.ID), idLine(id), 1)
+		folder, name, ok := strings.Cut(c.ID, "/")
+		if !ok {
+			return fmt.Errorf("case %s is in no folder", c.ID)
+		}
+		id := fmt.Sprintf("%s/copy-%d/%s", folder, round, name)
+		data := files[j%len(cases)]
+		if data == nil {
+			cp := *c
+			cp.ID = id
+			cp.Conversation = slices.Clone(c.Conversation)
+			cp.Conversation[0].Text += fmt.Sprintf("\n\n(copy %d)", round)
+			if data, err = corpus.Format(&cp); err != nil {
+				return fmt.Errorf("format %s: %w", id, err)
+			}
+		} else {
+			data = bytes.Replace(data, idLine(c.ID), idLine(id), 1)
+		}
 		path := filepath.Join(out, filepath.FromSlash(id)+".yaml")
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
