@@ -1049,6 +1049,10 @@ class Scan {
 		const nextSummary = new Int32Array(n + 1);
 		const nextExample = new Int32Array(n + 1);
 		const nextSumClose = new Int32Array(n + 1);
+		// The answer is made before the loop: V8 may optimise the loop alone while it runs (on
+		// stack replacement) and reuse that code on every later call, and code made before the
+		// answer's object had ever been made leaves it, and is thrown away, at every return.
+		const next = { nextStruct, nextAny, nextSummary, nextExample, nextSumClose };
 		// Built from the end, the next of each kind held in a local, each tag's columns read
 		// once and directly (Tags says why).
 		let struct = n;
@@ -1079,7 +1083,7 @@ class Scan {
 			nextExample[j] = example;
 			nextSumClose[j] = sumClose;
 		}
-		return { nextStruct, nextAny, nextSummary, nextExample, nextSumClose };
+		return next;
 	}
 
 	// analysisRegions returns the analysis and example blocks in text order.
@@ -1089,6 +1093,7 @@ class Scan {
 		const n = tags.n;
 		const analysis: Region[] = [];
 		const examples: Region[] = [];
+		const regions = { analysis, examples }; // made before the loop, as nextTags says why
 		let summarySeen = false;
 		const { kinds, names, flagBits } = tags;
 		for (let i = 0; i < n; i++) {
@@ -1172,7 +1177,7 @@ class Scan {
 				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
 			}
 		}
-		return { analysis, examples };
+		return regions;
 	}
 
 	// markInAnalysis marks the tags inside analysis blocks, both in text order.
@@ -1206,27 +1211,26 @@ class Scan {
 	}
 
 	// rule "Blocks" and "Duplicates": the best summary block.
-	blocks(analysis: Region[], examples: Region[], inline: boolean): { best?: Candidate; seen: boolean } {
+	blocks(analysis: Region[], examples: Region[], inline: boolean): { best: Candidate | undefined; seen: boolean } {
 		const tags = this.tags;
 		let fallbacks = MAX_FALLBACKS;
-		let best: Candidate | undefined;
-		let seen = false;
+		const found = { best: undefined as Candidate | undefined, seen: false }; // made before the loop, as nextTags says why
 		this.wrongCursor = -1;
 		for (let i = 0; i < tags.n; i++) {
 			if (tags.name(i) !== Name.Summary || tags.kind(i) !== Kind.Opener || tags.flags(i) & IN_CODE || (!tags.structural(i) && (!inline || this.htmlOnLine(i))) || tags.inAnalysis(i))
 				continue;
 			if (this.emptyBefore(i)) {
-				seen = true; // an empty block ended by the next opener: the loop of a stuck model
+				found.seen = true; // an empty block ended by the next opener: the loop of a stuck model
 				continue;
 			}
 			this.blockEnd(i, fallbacks > 0);
 			if (this.endByFallback) fallbacks--;
 			const c = this.candidate(i, this.endPos, this.endClosed, analysis, this.code);
-			seen = true;
-			if (c !== undefined && !(inRegions(examples, tags.start(i)) && isTemplate(c.body, this.nlOnly)) && (best === undefined || beats(c, best))) best = c;
+			found.seen = true;
+			if (c !== undefined && !(inRegions(examples, tags.start(i)) && isTemplate(c.body, this.nlOnly)) && (found.best === undefined || beats(c, found.best))) found.best = c;
 			i = this.endNext;
 		}
-		return { best, seen };
+		return found;
 	}
 
 	// emptyBefore reports whether the block opened by tags[i] is empty and ends, unclosed, at
