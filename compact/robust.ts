@@ -42,11 +42,6 @@ const AFTER_DETAILS = 64;
 
 
 
-interface Region {
-	start: number;
-	end: number;
-}
-
 // NextTags: for each tag index i, the index of the first tag at or after i that is a
 // structural analysis or think closer, any such closer, a summary opener that opens a block,
 // an example closer, a structural summary closer (Scan.regions; tags.n for none).
@@ -428,24 +423,6 @@ function wrongCloserEnd(tags: Tags, i: number, nextSumClose: Int32Array, nextSum
 	return j < at32(nextSummary, i + 1) ? tags.end(j) : -1;
 }
 
-// searchRegions returns the first region that ends after pos (rs are sorted and disjoint).
-function searchRegions(rs: Region[], pos: number): number {
-	let lo = 0;
-	let hi = rs.length;
-	while (lo < hi) {
-		const m = (lo + hi) >> 1;
-		if (at(rs, m).end > pos) hi = m;
-		else lo = m + 1;
-	}
-	return lo;
-}
-
-function inRegions(rs: Region[], pos: number): boolean {
-	if (rs.length === 0) return false;
-	const k = searchRegions(rs, pos);
-	return k < rs.length && at(rs, k).start <= pos;
-}
-
 // fenceAt: the fence character of the line s[i:j] once trimmed ('`' or '~'), 0 for none.
 function fenceAt(s: string, i: number, j: number): number {
 	i = trimStart(s, i, j, JS);
@@ -457,7 +434,9 @@ function fenceAt(s: string, i: number, j: number): number {
 const isFenceLine = (line: string): boolean => fenceAt(line, 0, line.length) !== 0;
 
 // Spans are spans of the text in text order, as columns: fence lines (with their fence
-// character, '`' or '~') and the fenced code of a block.
+// character, '`' or '~'), the fenced code of a block, and the analysis and example blocks
+// (Scan.regions, character 0), of which a text of many blocks makes a few arrays rather
+// than an object per block.
 class Spans {
 	n = 0;
 	private starts = new Int32Array(8);
@@ -492,13 +471,19 @@ class Spans {
 		return at8(this.chars, i);
 	}
 
+	setStart(i: number, start: number): void {
+		at32(this.starts, i);
+		this.starts[i] = start;
+	}
+
 	setEnd(i: number, end: number): void {
 		at32(this.ends, i);
 		this.ends[i] = end;
 	}
 
-	// contains reports whether pos lies in a span (the spans are disjoint).
-	contains(pos: number): boolean {
+	// search returns the index of the first span that ends after pos (the spans are
+	// disjoint), n for none.
+	search(pos: number): number {
 		let lo = 0;
 		let hi = this.n;
 		while (lo < hi) {
@@ -506,7 +491,14 @@ class Spans {
 			if (this.end(m) > pos) hi = m;
 			else lo = m + 1;
 		}
-		return lo < this.n && this.start(lo) <= pos;
+		return lo;
+	}
+
+	// contains reports whether pos lies in a span.
+	contains(pos: number): boolean {
+		if (this.n === 0) return false;
+		const k = this.search(pos);
+		return k < this.n && this.start(k) <= pos;
 	}
 }
 
@@ -1028,13 +1020,13 @@ class Scan {
 	// Its loops over the tags are a function each: V8 optimises a long loop while it runs,
 	// and the code it makes ends at the loop's end (what follows has not run yet), so that
 	// the next loop in the same function would have the whole function optimised again.
-	regions(): { analysis: Region[]; examples: Region[] } {
+	regions(): { analysis: Spans; examples: Spans } {
 		// Every region starts at an analysis, think or example opener or at an orphan closer.
-		if (this.regionTags === 0) return { analysis: [], examples: [] };
+		if (this.regionTags === 0) return { analysis: NO_SPANS, examples: NO_SPANS };
 		const regions = this.analysisRegions(this.nextTags());
 		// A block written inside a tag (</summary<analysis></analysis>>) takes the tag with it: cutting it leaves no tag
 		// made of the two ends (the Go side's widenInTag).
-		for (const r of regions.analysis) this.widenInTag(r);
+		this.widenInTags(regions.analysis);
 		this.markInAnalysis(regions.analysis);
 		return regions;
 	}
@@ -1049,6 +1041,10 @@ class Scan {
 		const nextSummary = new Int32Array(n + 1);
 		const nextExample = new Int32Array(n + 1);
 		const nextSumClose = new Int32Array(n + 1);
+		// The answer is made before the loop: V8 may optimise the loop alone while it runs (on
+		// stack replacement) and reuse that code on every later call, and code made before the
+		// answer's object had ever been made leaves it, and is thrown away, at every return.
+		const next = { nextStruct, nextAny, nextSummary, nextExample, nextSumClose };
 		// Built from the end, the next of each kind held in a local, each tag's columns read
 		// once and directly (Tags says why).
 		let struct = n;
@@ -1079,16 +1075,17 @@ class Scan {
 			nextExample[j] = example;
 			nextSumClose[j] = sumClose;
 		}
-		return { nextStruct, nextAny, nextSummary, nextExample, nextSumClose };
+		return next;
 	}
 
 	// analysisRegions returns the analysis and example blocks in text order.
-	private analysisRegions(next: NextTags): { analysis: Region[]; examples: Region[] } {
+	private analysisRegions(next: NextTags): { analysis: Spans; examples: Spans } {
 		const { nextStruct, nextAny, nextSummary, nextExample, nextSumClose } = next;
 		const tags = this.tags;
 		const n = tags.n;
-		const analysis: Region[] = [];
-		const examples: Region[] = [];
+		const analysis = new Spans();
+		const examples = new Spans();
+		const regions = { analysis, examples }; // made before the loop, as nextTags says why
 		let summarySeen = false;
 		const { kinds, names, flagBits } = tags;
 		for (let i = 0; i < n; i++) {
@@ -1099,14 +1096,13 @@ class Scan {
 			if (kind === Kind.Opener && name === Name.Summary && isStructural) summarySeen = true;
 			if (kind === Kind.Closer && (name === Name.Analysis || name === Name.Think) && isStructural && !summarySeen) {
 				// An orphan closer: what came before it, back to the last analysis block, is analysis.
-				const last = analysis[analysis.length - 1];
-				analysis.push({ start: last === undefined ? 0 : last.end, end: tags.end(i) });
+				analysis.push(analysis.n === 0 ? 0 : analysis.end(analysis.n - 1), tags.end(i), 0);
 				continue;
 			}
 			if (kind !== Kind.Opener) continue;
 			if (!isStructural) {
 				if ((name === Name.Analysis || name === Name.Think) && i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1)) {
-					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
+					analysis.push(tags.start(i), tags.end(i + 1), 0);
 					i++;
 				}
 				continue;
@@ -1114,7 +1110,7 @@ class Scan {
 			if (name === Name.Analysis || name === Name.Think) {
 				if (i + 1 < n && tags.kind(i + 1) === Kind.Closer && tags.analysisLike(i + 1) && tags.line(i + 1) === tags.line(i)) {
 					// Its closer on its line (<analysis></analysis> before prose): closed there, whatever follows the closer.
-					analysis.push({ start: tags.start(i), end: tags.end(i + 1) });
+					analysis.push(tags.start(i), tags.end(i + 1), 0);
 					i++;
 					continue;
 				}
@@ -1127,106 +1123,107 @@ class Scan {
 						if (k < j && at32(nextSumClose, k) < j) {
 							// A closer with text after it on its line (</analysis>x), then a whole summary block before the next
 							// analysis closer: the analysis ended at the first closer, the block is the summary.
-							analysis.push({ start: tags.start(i), end: tags.end(a) });
+							analysis.push(tags.start(i), tags.end(a), 0);
 							i = a;
 							continue;
 						}
 					}
 					const k = at32(nextSummary, i + 1);
 					if (k < j && tags.name(j - 1) === Name.Summary && tags.kind(j - 1) === Kind.Closer && onlyInvisible(this.text, tags.end(j - 1), tags.start(j))) {
-						analysis.push({ start: tags.start(i), end: tags.start(k) });
+						analysis.push(tags.start(i), tags.start(k), 0);
 						i = k - 1;
 						continue;
 					}
 					if (k < j && at32(nextSumClose, k) > j && (tags.flags(k) & (AT_LINE_START | AT_LINE_END)) === (AT_LINE_START | AT_LINE_END)) {
 						// A summary opener, and no summary closer before the analysis closer: the summary was closed with </analysis>.
-						analysis.push({ start: tags.start(i), end: tags.start(k) });
+						analysis.push(tags.start(i), tags.start(k), 0);
 						i = k - 1;
 						continue;
 					}
-					analysis.push({ start: tags.start(i), end: tags.end(j) });
+					analysis.push(tags.start(i), tags.end(j), 0);
 					i = j;
 				} else if ((j = at32(nextAny, i + 1)) < n) {
-					analysis.push({ start: tags.start(i), end: tags.end(j) });
+					analysis.push(tags.start(i), tags.end(j), 0);
 					i = j;
 				} else if ((e = this.fenceClosingAnalysis(i, wrongCloserEnd(tags, i, nextSumClose, nextSummary))) >= 0) {
 					// Opened inside a fence that closes before the analysis would end: the model closed the fence, not the analysis.
 					// Both fence lines are the analysis's.
-					const last = analysis[analysis.length - 1];
-					analysis.push({ start: Math.max(this.fenceLine, last === undefined ? 0 : last.end), end: e });
+					analysis.push(Math.max(this.fenceLine, analysis.n === 0 ? 0 : analysis.end(analysis.n - 1)), e, 0);
 					while (i + 1 < n && tags.start(i + 1) < e) i++;
 				} else if ((j = at32(nextSumClose, i + 1)) < at32(nextSummary, i + 1)) {
 					// Closed by a summary closer before any summary opener: the wrong closer.
-					analysis.push({ start: tags.start(i), end: tags.end(j) });
+					analysis.push(tags.start(i), tags.end(j), 0);
 					i = j;
 				} else if ((j = at32(nextSummary, i + 1)) < n) {
-					analysis.push({ start: tags.start(i), end: tags.start(j) });
+					analysis.push(tags.start(i), tags.start(j), 0);
 					i = j - 1;
 				} else {
-					analysis.push({ start: tags.start(i), end: this.text.length });
+					analysis.push(tags.start(i), this.text.length, 0);
 					this.openAnalysis = true;
 					i = n;
 				}
 			} else if (name === Name.Example) {
 				const j = at32(nextExample, i + 1);
-				if (j < n) examples.push({ start: tags.start(i), end: tags.end(j) });
+				if (j < n) examples.push(tags.start(i), tags.end(j), 0);
 			}
 		}
-		return { analysis, examples };
+		return regions;
 	}
 
 	// markInAnalysis marks the tags inside analysis blocks, both in text order.
-	private markInAnalysis(analysis: Region[]): void {
+	private markInAnalysis(analysis: Spans): void {
 		const { n, starts, flagBits } = this.tags;
-		for (let i = 0, r = 0; i < n && r < analysis.length; ) {
+		for (let i = 0, r = 0; i < n && r < analysis.n; ) {
 			const start = starts[i]!;
-			const region = at(analysis, r);
-			if (start >= region.end) r++;
+			if (start >= analysis.end(r)) r++;
 			else {
-				if (start >= region.start) flagBits[i] = flagBits[i]! | IN_ANALYSIS;
+				if (start >= analysis.start(r)) flagBits[i] = flagBits[i]! | IN_ANALYSIS;
 				i++;
 			}
 		}
 	}
 
-	// widenInTag widens r, an analysis block, to the tag it is written inside: a '<' before it on its line with no '>'
-	// between, a '>' right after it.
-	private widenInTag(r: Region): void {
+	// widenInTags widens each of rs, the analysis blocks, to the tag it is written inside: a '<' before it on its line
+	// with no '>' between, a '>' right after it.
+	private widenInTags(rs: Spans): void {
 		const text = this.text;
-		if (r.start === 0 || r.end >= text.length || text.charCodeAt(r.end) !== GT || text.charCodeAt(r.start) !== LT) return;
-		for (let p = r.start - 1; p >= 0; p--) {
-			const c = text.charCodeAt(p);
-			if (c === LT) {
-				r.start = p;
-				r.end++;
-				return;
+		for (let k = 0; k < rs.n; k++) {
+			const start = rs.start(k);
+			const end = rs.end(k);
+			if (start === 0 || end >= text.length || text.charCodeAt(end) !== GT || text.charCodeAt(start) !== LT) continue;
+			for (let p = start - 1; p >= 0; p--) {
+				const c = text.charCodeAt(p);
+				if (c === LT) {
+					rs.setStart(k, p);
+					rs.setEnd(k, end + 1);
+					break;
+				}
+				if (c === GT || c === NL || c === CR || c === LS || c === PS || (c === NEL && this.nel)) break;
 			}
-			if (c === GT || c === NL || c === CR || c === LS || c === PS || (c === NEL && this.nel)) return;
 		}
 	}
 
 	// rule "Blocks" and "Duplicates": the best summary block.
-	blocks(analysis: Region[], examples: Region[], inline: boolean): { best?: Candidate; seen: boolean } {
+	blocks(analysis: Spans, examples: Spans, inline: boolean): { best: Candidate | undefined; seen: boolean } {
 		const tags = this.tags;
 		let fallbacks = MAX_FALLBACKS;
-		let best: Candidate | undefined;
-		let seen = false;
+		const found = { best: undefined as Candidate | undefined, seen: false }; // made before the loop, as nextTags says why
 		this.wrongCursor = -1;
 		for (let i = 0; i < tags.n; i++) {
 			if (tags.name(i) !== Name.Summary || tags.kind(i) !== Kind.Opener || tags.flags(i) & IN_CODE || (!tags.structural(i) && (!inline || this.htmlOnLine(i))) || tags.inAnalysis(i))
 				continue;
 			if (this.emptyBefore(i)) {
-				seen = true; // an empty block ended by the next opener: the loop of a stuck model
+				found.seen = true; // an empty block ended by the next opener: the loop of a stuck model
 				continue;
 			}
 			this.blockEnd(i, fallbacks > 0);
 			if (this.endByFallback) fallbacks--;
 			const c = this.candidate(i, this.endPos, this.endClosed, analysis, this.code);
-			seen = true;
-			if (c !== undefined && !(inRegions(examples, tags.start(i)) && isTemplate(c.body, this.nlOnly)) && (best === undefined || beats(c, best))) best = c;
+			found.seen = true;
+			if (c !== undefined && !(examples.contains(tags.start(i)) && isTemplate(c.body, this.nlOnly)) && (found.best === undefined || beats(c, found.best))) found.best = c;
 			i = this.endNext;
 		}
-		return { best, seen };
+		return found;
 	}
 
 	// emptyBefore reports whether the block opened by tags[i] is empty and ends, unclosed, at
@@ -1469,7 +1466,7 @@ class Scan {
 
 	// candidate returns the block tags[i] opens, ending at end, or undefined where it is
 	// degenerate: no content, or the template echoed.
-	private candidate(i: number, end: number, closed: boolean, analysis: Region[], code: Spans): Candidate | undefined {
+	private candidate(i: number, end: number, closed: boolean, analysis: Spans, code: Spans): Candidate | undefined {
 		const body = this.bodyOf(this.cutRegions(this.tags.end(i), end, analysis, code), closed);
 		if (body === undefined) return undefined;
 		return { body, closed, start: this.tags.start(i), sections: -1 };
@@ -1513,23 +1510,23 @@ class Scan {
 
 	// cutRegions returns text[from:to] without the regions rs (sorted, disjoint) that start
 	// outside the fenced code of code.
-	cutRegions(from: number, to: number, rs: Region[], code: Spans): string {
+	cutRegions(from: number, to: number, rs: Spans, code: Spans): string {
 		const text = this.text;
 		let i = this.firstRegionAfter(rs, from);
-		if (i === rs.length || at(rs, i).start >= to) return text.slice(from, to); // no region in it
-		if (at(rs, i).end >= to && code.n === 0) {
+		if (i === rs.n || rs.start(i) >= to) return text.slice(from, to); // no region in it
+		if (rs.end(i) >= to && code.n === 0) {
 			// One region, which runs on past to (an analysis opened in the block that the next
 			// opener ends): the part before it, what the loop below keeps (the Go side's
 			// cutRegions).
-			return text.slice(from, Math.max(from, at(rs, i).start));
+			return text.slice(from, Math.max(from, rs.start(i)));
 		}
 		let out = "";
 		let cut = false;
-		for (; i < rs.length && at(rs, i).start < to; i++) {
-			if (code.n > 0 && code.contains(at(rs, i).start)) continue;
+		for (; i < rs.n && rs.start(i) < to; i++) {
+			if (code.n > 0 && code.contains(rs.start(i))) continue;
 			cut = true;
-			if (at(rs, i).start > from) out += text.slice(from, at(rs, i).start);
-			from = Math.max(from, at(rs, i).end);
+			if (rs.start(i) > from) out += text.slice(from, rs.start(i));
+			from = Math.max(from, rs.end(i));
 		}
 		if (!cut) return text.slice(from, to);
 		if (from < to) out += text.slice(from, to);
@@ -1538,15 +1535,15 @@ class Scan {
 
 	private regionHint = 0; // firstRegionAfter's last answer
 
-	// firstRegionAfter is searchRegions(rs, pos). The blocks ask in text order, so it looks on
+	// firstRegionAfter is rs.search(pos). The blocks ask in text order, so it looks on
 	// from its last answer first and searches only where that is far or behind (the Go
 	// side's firstRegionAfter).
-	private firstRegionAfter(rs: Region[], pos: number): number {
+	private firstRegionAfter(rs: Spans, pos: number): number {
 		let i = this.regionHint;
-		if (i > rs.length || (i > 0 && at(rs, i - 1).end > pos)) i = 0;
-		for (let n = 0; i < rs.length && at(rs, i).end <= pos; n++, i++) {
+		if (i > rs.n || (i > 0 && rs.end(i - 1) > pos)) i = 0;
+		for (let n = 0; i < rs.n && rs.end(i) <= pos; n++, i++) {
 			if (n === 8) {
-				i = searchRegions(rs, pos);
+				i = rs.search(pos);
 				break;
 			}
 		}
@@ -1556,7 +1553,7 @@ class Scan {
 
 	// rule "No tags": a summary marked without a block: before an orphan closer, after
 	// [summary], or after a Summary heading or label.
-	marker(analysis: Region[], examples: Region[]): string | undefined {
+	marker(analysis: Spans, examples: Spans): string | undefined {
 		const text = this.text;
 		let open = false; // a structural opener waits for the closer of its block
 		let after = 0; // the end of the last structural tag
@@ -1573,7 +1570,7 @@ class Scan {
 			const prevTo = blockTo;
 			blockFrom = blockTo = -1;
 			after = tags.end(i);
-			example = tags.name(i) === Name.Example && tags.kind(i) === Kind.Closer && inRegions(examples, tags.start(i));
+			example = tags.name(i) === Name.Example && tags.kind(i) === Kind.Closer && examples.contains(tags.start(i));
 			if (tags.name(i) !== Name.Summary) continue;
 			if (tags.kind(i) === Kind.Opener) {
 				open = true;
@@ -1586,14 +1583,14 @@ class Scan {
 				blockTo = tags.start(i);
 				continue;
 			}
-			const k = searchRegions(analysis, tags.start(i));
-			const afterAnalysis = k > 0 && at(analysis, k - 1).end >= prev;
-			const from = afterAnalysis ? at(analysis, k - 1).end : prev;
+			const k = analysis.search(tags.start(i));
+			const afterAnalysis = k > 0 && analysis.end(k - 1) >= prev;
+			const from = afterAnalysis ? analysis.end(k - 1) : prev;
 			const body = trimRobust(text.slice(from, tags.start(i)), this.nel);
 			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 2) >= 2 || (prevFrom >= 0 && isTemplate(trimRobust(text.slice(prevFrom, prevTo), this.nel), this.nlOnly))))
 				return body;
 		}
-		const lastAnalysis = analysis.length > 0 ? at(analysis, analysis.length - 1).start : -1;
+		const lastAnalysis = analysis.n > 0 ? analysis.start(analysis.n - 1) : -1;
 		let closeAt = -1;
 		let failedClose = -2;
 		const headingTried = [false, false]; // a heading before the last analysis block, one after it
@@ -1628,7 +1625,7 @@ class Scan {
 			}
 			const end = this.lineEnd(start);
 			const next = this.nextLine(end);
-			if (start === end || !markerStart(text.charCodeAt(start)) || inRegions(analysis, start)) {
+			if (start === end || !markerStart(text.charCodeAt(start)) || analysis.contains(start)) {
 				start = next; // a marker line starts with a blank, '[', a heading mark or S
 				continue;
 			}
@@ -1659,7 +1656,7 @@ class Scan {
 		return undefined;
 	}
 
-	untagged(analysis: Region[]): string | undefined {
+	untagged(analysis: Spans): string | undefined {
 		if (this.openAnalysis) return undefined;
 		let end = this.text.length;
 		const tags = this.tags;
