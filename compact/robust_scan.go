@@ -1005,34 +1005,18 @@ func (sc *scan) lineBoundsAny(start int) (end, next int) {
 	return end, sc.nextLine(end)
 }
 
-// lineCursor is a forward walk over the lines of a scan that asks for the bounds of each
-// in turn (scan.marker): a line that a tag written alone on it starts and ends (lineTag's
-// tags, as a looping model writes thousands of them) is known from the tag, without a
-// search for its end.
+// lineCursor is a forward walk over the lines of a scan.simple text with shortcuts
+// (scan.marker): a line that a tag written alone on it starts and ends (lineTag's tags, as a
+// looping model writes thousands of them) is known from the tag, without a search for its
+// end.
 type lineCursor struct {
-	tags []tag // the tags from the first that may start at or after the line asked for; nil without shortcuts
+	on   bool  // shortcuts, in a scan.simple text: else each line is asked for its bounds
+	tags []tag // sc.tags
+	next int   // the first tag that may start at or after the line asked for
 }
 
 func (sc *scan) lineCursor() lineCursor {
-	if !sc.shortcuts || !sc.simple {
-		return lineCursor{}
-	}
-	return lineCursor{tags: sc.tags}
-}
-
-// tagLine returns the end of the line starting at start where a tag starts it and a "\n"
-// follows the tag (a tag never spans a line end, so it ends the line), else -1; start grows
-// from one call to the next.
-func (c *lineCursor) tagLine(text string, start int) int {
-	for len(c.tags) > 0 && int(c.tags[0].start) < start {
-		c.tags = c.tags[1:]
-	}
-	if len(c.tags) > 0 && int(c.tags[0].start) == start {
-		if e := int(c.tags[0].end); e < len(text) && text[e] == '\n' {
-			return e
-		}
-	}
-	return -1
+	return lineCursor{on: sc.shortcuts && sc.simple, tags: sc.tags}
 }
 
 // enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop (rule
