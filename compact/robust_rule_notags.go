@@ -165,11 +165,11 @@ func indexBracketCloser(s string, from int) int {
 
 // nextMarkerLine returns the first line start at or after start, a line start, whose line
 // can be a marker line (markerStart): that start, len(text), or -1 where the last line has no
-// terminator. With shortcuts in a scan.simple text (lines.on) the lines up to the next tag
-// are passed in one loop (skipLinesLF), so that a loop of short lines costs no call per
-// line, and a line a tag starts and a "\n" follows is passed without a search for its end
-// (a tag never spans a line end); otherwise each line is asked for its bounds
-// (FuzzRobustShortcutsAgree holds the two equal).
+// terminator. With shortcuts (lines.on) a line that a tag starts and a line terminator
+// follows is passed without a search for its end (a tag never spans a line end), and in a
+// scan.simple text the lines up to the next tag are passed in one loop (skipLinesLF), so
+// that a loop of short lines costs no call per line; without shortcuts each line is asked
+// for its bounds (FuzzRobustShortcutsAgree holds the two equal).
 func (sc *scan) nextMarkerLine(start int, lines *lineCursor) int {
 	text := sc.text
 	if !lines.on {
@@ -186,10 +186,22 @@ func (sc *scan) nextMarkerLine(start int, lines *lineCursor) int {
 		limit := len(text) // the next tag's start: the lines before it are passed by skipLinesLF
 		if k < len(tags) {
 			limit = int(tags[k].start)
-			if e := int(tags[k].end); limit == start && e < len(text) && text[e] == '\n' {
-				start = e + 1
-				continue
+			if e := int(tags[k].end); limit == start && e < len(text) {
+				if text[e] == '\n' {
+					start = e + 1
+					continue
+				}
+				if !sc.simple {
+					if n := terminatorLen(text, e, sc.nel); n > 0 {
+						start = e + n // the terminator that ends the tag's line
+						continue
+					}
+				}
 			}
+		}
+		if !sc.simple {
+			_, start = sc.lineBounds(start)
+			continue
 		}
 		// A tag that starts this line and does not end it: this line is read by hand.
 		if start = skipLinesLF(text, start, max(limit, start+1)); start < 0 {

@@ -1005,18 +1005,17 @@ func (sc *scan) lineBoundsAny(start int) (end, next int) {
 	return end, sc.nextLine(end)
 }
 
-// lineCursor is a forward walk over the lines of a scan.simple text with shortcuts
-// (scan.marker): a line that a tag written alone on it starts and ends (lineTag's tags, as a
-// looping model writes thousands of them) is known from the tag, without a search for its
-// end.
+// lineCursor is a forward walk over the lines of a scan with shortcuts (scan.marker): a
+// line that a tag written alone on it starts and ends (lineTag's tags, as a looping model
+// writes thousands of them) is known from the tag, without a search for its end.
 type lineCursor struct {
-	on   bool  // shortcuts, in a scan.simple text: else each line is asked for its bounds
+	on   bool  // shortcuts: else each line is asked for its bounds
 	tags []tag // sc.tags
 	next int   // the first tag that may start at or after the line asked for
 }
 
 func (sc *scan) lineCursor() lineCursor {
-	return lineCursor{on: sc.shortcuts && sc.simple, tags: sc.tags}
+	return lineCursor{on: sc.shortcuts, tags: sc.tags}
 }
 
 // enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop (rule
