@@ -380,7 +380,14 @@ func (sc *scan) scanTags() {
 			ticks += strings.Count(text[tickPos:i], "`")
 		}
 		tickPos = i
-		t, ok := sc.parseTag(i, lineEnd, &gtNext, &ltNext)
+		var t tag
+		ok := false
+		if sc.shortcuts {
+			t, ok = plainTag(text[:lineEnd], i) // the four tags as the prompt spells them, without a call to parseTag
+		}
+		if !ok {
+			t, ok = sc.parseTag(i, lineEnd, &gtNext, &ltNext)
+		}
 		if !ok {
 			if !sc.details && i+1 < len(text) && text[i+1]|0x20 == 'd' && hasPrefixFold(text[i:], "<details") {
 				sc.details = true // every '<' that starts no tag is looked at
@@ -743,9 +750,6 @@ func (sc *scan) onlyInvisible(from, to int) bool {
 // openers is searched once.
 func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 	text := sc.text
-	if t, ok := plainTag(text[:end], i); ok && sc.shortcuts {
-		return t, true
-	}
 	j := skipBlanks(text[:end], i+1)
 	t := tag{kind: opener, start: int32(i)}
 	if j < end && text[j] == '/' {
@@ -788,7 +792,8 @@ func (sc *scan) parseTag(i, end int, gtNext, ltNext *int) (tag, bool) {
 
 // plainTag reads the tag at text[i] when it is one of the four the prompt asks for, spelled
 // as it spells them (<summary>, </summary>, <analysis>, </analysis>): parseTag's answer
-// for them, found by comparing bytes.
+// for them, found by comparing bytes. scanTags asks it before parseTag where it takes
+// shortcuts (FuzzRobustShortcutsAgree holds the two equal).
 func plainTag(text string, i int) (tag, bool) {
 	rest := text[i+1:]
 	t := tag{kind: opener, start: int32(i)}
