@@ -46,14 +46,11 @@ func (sc *scan) marker(analysis []region) (string, bool) {
 			}
 			start = sc.lineStartAfter(start+k, start)
 		}
-		for start >= 0 && start < len(text) && !markerStart(text[start]) {
+		if start >= 0 && start < len(text) && !markerStart(text[start]) {
 			// No marker line (a marker line starts with a blank, '[', a heading mark or S):
-			// only where the next line starts matters.
-			if e := lines.tagLine(text, start); e >= 0 {
-				start = e + 1
-			} else {
-				_, start = sc.lineBounds(start)
-			}
+			// only where the next line starts matters. Asked only where start moves, so that
+			// a loop of lines that may be markers costs no call per line.
+			start = sc.nextMarkerLine(start, &lines)
 		}
 		if start < 0 {
 			break
@@ -165,6 +162,88 @@ func indexBracketCloser(s string, from int) int {
 	}
 	return -1
 }
+
+// nextMarkerLine returns the first line start at or after start, a line start, whose line
+// can be a marker line (markerStart): that start, len(text), or -1 where the last line has no
+// terminator. With shortcuts (lines.on) a line that a tag starts and a line terminator
+// follows is passed without a search for its end (a tag never spans a line end), and in a
+// scan.simple text the lines up to the next tag are passed in one loop (skipLinesLF), so
+// that a loop of short lines costs no call per line; without shortcuts each line is asked
+// for its bounds (FuzzRobustShortcutsAgree holds the two equal).
+func (sc *scan) nextMarkerLine(start int, lines *lineCursor) int {
+	text := sc.text
+	if !lines.on {
+		for start >= 0 && start < len(text) && !markerStart(text[start]) {
+			_, start = sc.lineBounds(start)
+		}
+		return start
+	}
+	tags, k := lines.tags, lines.next
+	for start >= 0 && start < len(text) && !markerLead[text[start]] {
+		for k < len(tags) && int(tags[k].start) < start {
+			k++
+		}
+		limit := len(text) // the next tag's start: the lines before it are passed by skipLinesLF
+		if k < len(tags) {
+			limit = int(tags[k].start)
+			if e := int(tags[k].end); limit == start && e < len(text) {
+				if text[e] == '\n' {
+					start = e + 1
+					continue
+				}
+				if !sc.simple {
+					if n := terminatorLen(text, e, sc.nel); n > 0 {
+						start = e + n // the terminator that ends the tag's line
+						continue
+					}
+				}
+			}
+		}
+		if !sc.simple {
+			_, start = sc.lineBounds(start)
+			continue
+		}
+		// A tag that starts this line and does not end it: this line is read by hand.
+		if start = skipLinesLF(text, start, max(limit, start+1)); start < 0 {
+			return -1 // the cursor is not asked again
+		}
+	}
+	lines.next = k
+	return start
+}
+
+// skipLinesLF returns the start of the first line from start on, a line start, that begins
+// before limit with a byte markerLead holds, else the first line start at or after limit,
+// len(text) or -1 where the last line has no terminator; lines end at "\n" alone. A line's
+// end is searched by hand over 16 bytes, as indexByteNear does, before a vectorised search.
+func skipLinesLF(text string, start, limit int) int {
+	for start < limit && !markerLead[text[start]] {
+		e, near := start, min(start+16, len(text))
+		for e < near && text[e] != '\n' {
+			e++
+		}
+		if e == near {
+			if near == len(text) {
+				return -1
+			}
+			k := strings.IndexByte(text[near:], '\n')
+			if k < 0 {
+				return -1
+			}
+			e = near + k
+		}
+		start = e + 1
+	}
+	return start
+}
+
+// markerLead is markerStart as a table, for nextMarkerLine's loop.
+var markerLead = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = markerStart(byte(c))
+	}
+	return t
+}()
 
 // markerStart reports whether a line starting with byte c can be a marker line: "[summary]",
 // or a Summary label after blanks and marks (non-ASCII bytes may begin JavaScript blanks).
