@@ -423,6 +423,15 @@ function wrongCloserEnd(tags: Tags, i: number, nextSumClose: Int32Array, nextSum
 	return j < at32(nextSummary, i + 1) ? tags.end(j) : -1;
 }
 
+// wrongCloserFrom returns the index of the first structural </analysis> at or after index
+// from, tags.n for none (Scan.nextWrongCloser's loop, a function returning a number as
+// Scan.findLastEnder says why).
+function wrongCloserFrom(tags: Tags, from: number): number {
+	let w = from;
+	while (w < tags.n && !(tags.name(w) === Name.Analysis && tags.kind(w) === Kind.Closer && tags.structural(w))) w++;
+	return w;
+}
+
 // fenceAt: the fence character of the line s[i:j] once trimmed ('`' or '~'), 0 for none.
 function fenceAt(s: string, i: number, j: number): number {
 	i = trimStart(s, i, j, JS);
@@ -1345,30 +1354,28 @@ class Scan {
 	// summary closer, or a structural summary opener that is no HTML element, outside analysis
 	// blocks and code spans. The last such tag is found once, from the end.
 	private enderAfter(i: number): boolean {
-		const tags = this.tags;
-		if (this.lastEnder === -2) {
-			this.lastEnder = -1;
-			for (let j = tags.n - 1; j >= 0; j--) {
-				if (tags.name(j) !== Name.Summary || tags.inAnalysis(j) || tags.flags(j) & IN_CODE) continue;
-				if (tags.kind(j) === Kind.Closer || (tags.structural(j) && !this.afterDetails(j))) {
-					this.lastEnder = j;
-					break;
-				}
-			}
-		}
+		if (this.lastEnder === -2) this.lastEnder = this.findLastEnder();
 		return this.lastEnder > i;
+	}
+
+	// findLastEnder returns the index of the last tag that can end a block (enderAfter), -1
+	// for none. Its loop is a function returning a number: V8 may optimise the loop alone while
+	// it runs (on stack replacement) and reuse that code on every later call, and such code
+	// leaves, and is thrown away, at whatever follows the loop that had not yet run.
+	private findLastEnder(): number {
+		const tags = this.tags;
+		for (let j = tags.n - 1; j >= 0; j--) {
+			if (tags.name(j) !== Name.Summary || tags.inAnalysis(j) || tags.flags(j) & IN_CODE) continue;
+			if (tags.kind(j) === Kind.Closer || (tags.structural(j) && !this.afterDetails(j))) return j;
+		}
+		return -1;
 	}
 
 	// nextWrongCloser returns the index of the first structural </analysis> at or after index
 	// from (tags.n for none), blockEnd's wrong closer where no fence intervenes. The blocks
 	// ask in text order, so a cursor moves forward once over the tags.
 	private nextWrongCloser(from: number): number {
-		const tags = this.tags;
-		if (this.wrongCursor < from) {
-			let w = from;
-			while (w < tags.n && !(tags.name(w) === Name.Analysis && tags.kind(w) === Kind.Closer && tags.structural(w))) w++;
-			this.wrongCursor = w;
-		}
+		if (this.wrongCursor < from) this.wrongCursor = wrongCloserFrom(this.tags, from);
 		return this.wrongCursor;
 	}
 
@@ -1658,20 +1665,22 @@ class Scan {
 
 	untagged(analysis: Spans): string | undefined {
 		if (this.openAnalysis) return undefined;
-		let end = this.text.length;
-		const tags = this.tags;
-		for (let i = 0; i < tags.n; i++) {
-			if (tags.name(i) === Name.Summary && tags.kind(i) === Kind.Closer && tags.structural(i) && !tags.inAnalysis(i)) {
-				end = tags.start(i);
-				break;
-			}
-		}
+		const end = firstCloserStart(this.tags, this.text.length);
 		// The ends lose their tag lines as a block's body does (rule "Trim"): cutting a closed analysis block out of
 		// "<analysis<analysis></analysis>>" leaves "<analysis>".
 		const body = trimTagLines(trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, NO_SPANS)), this.nel), this.nel);
 		if (!hasProse(body, this.nlOnly) || isToolCall(body, this.nlOnly) || isRefusal(body)) return undefined;
 		return body;
 	}
+}
+
+// firstCloserStart returns where the first structural summary closer outside analysis blocks
+// starts, or none (untagged's loop, a function returning a number as Scan.findLastEnder says
+// why).
+function firstCloserStart(tags: Tags, none: number): number {
+	for (let i = 0; i < tags.n; i++)
+		if (tags.name(i) === Name.Summary && tags.kind(i) === Kind.Closer && tags.structural(i) && !tags.inAnalysis(i)) return tags.start(i);
+	return none;
 }
 
 // beats: rule "Duplicates". Each candidate counts its sections the first time a comparison
