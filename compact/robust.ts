@@ -31,6 +31,8 @@ type Name = (typeof Name)[keyof typeof Name];
 
 // How many blocks may end at a fallback closer: each such block has scanned to the end.
 const MAX_FALLBACKS = 8;
+// Scan.blockEndLoop's answer where a tag ends the block.
+const ENDED = -2;
 
 const AT_LINE_START = 1;
 const AT_LINE_END = 2;
@@ -1266,10 +1268,7 @@ class Scan {
 	private blockEnd(i: number, fallbacks: boolean): void {
 		const tags = this.tags;
 		const fences = this.fences;
-		const code = this.code;
-		code.n = 0;
-		const text = this.text;
-		let fence = false;
+		this.code.n = 0;
 		// The first fence line after the opener's line start. Openers come in text order: a
 		// cursor moves over the fences once for every pass of blocks (the Go side's
 		// fenceCursor), from the first where it is behind the opener (the next pass).
@@ -1283,30 +1282,39 @@ class Scan {
 			// wrong closer. Found with a cursor instead, so that a loop of such blocks (each a
 			// fallback) is read once, not once per block (the Go side's shortcut).
 			const w = this.nextWrongCloser(i + 1);
-			if (fallbacks && w < tags.n && !tags.inAnalysis(w)) {
-				this.endPos = tags.start(w);
-				this.endClosed = true;
-				this.endNext = w;
-				this.endByFallback = true;
-			} else {
-				this.endPos = text.length;
-				this.endClosed = false;
-				this.endNext = tags.n;
-				this.endByFallback = false;
-			}
+			if (fallbacks && w < tags.n && !tags.inAnalysis(w)) this.setEnd(tags.start(w), true, w, true);
+			else this.setEnd(this.text.length, false, tags.n, false);
 			return;
 		}
+		const outer = fences.n === 0 ? 0 : this.fenceRightBefore(i, fi) || this.fenceBefore(i);
+		const f = this.blockEndLoop(i, fi, outer);
+		if (f === ENDED) return;
+		if (fallbacks && f >= 0) this.setEnd(tags.start(f), true, f, true);
+		else this.setEnd(this.text.length, false, tags.n, false);
+	}
+
+	private setEnd(pos: number, closed: boolean, next: number, byFallback: boolean): void {
+		this.endPos = pos;
+		this.endClosed = closed;
+		this.endNext = next;
+		this.endByFallback = byFallback;
+	}
+
+	// blockEndLoop reads the tags after tags[i], and the fence lines from fences[fi] on, for
+	// blockEnd. Where a tag ends the block it leaves the end and returns ENDED; otherwise it
+	// returns the closer a fallback ends the block at, -1 for none. Its loop is a function
+	// returning a number, as findLastEnder says why: what follows the loop is a local.
+	private blockEndLoop(i: number, fi: number, outer: number): number {
+		const tags = this.tags;
+		const fences = this.fences;
+		const code = this.code;
+		const text = this.text;
+		let fence = false;
 		let fenced = -1;
 		let wrongCloser = -1;
+		let fallback = -1; // the first wrong closer outside analysis blocks, else fenced
 		let html = 0;
-		let outer = fences.n === 0 ? 0 : this.fenceRightBefore(i, fi) || this.fenceBefore(i);
 		let open = 0;
-		const end = (pos: number, closed: boolean, next: number, byFallback: boolean): void => {
-			this.endPos = pos;
-			this.endClosed = closed;
-			this.endNext = next;
-			this.endByFallback = byFallback;
-		};
 		for (let j = i + 1; j < tags.n; j++) {
 			for (; fi < fences.n && fences.start(fi) <= tags.line(j); fi++) {
 				const char = fences.char(fi);
@@ -1322,10 +1330,16 @@ class Scan {
 				}
 			}
 			if (tags.name(j) === Name.Summary && tags.inAnalysis(j)) continue;
-			if (tags.name(j) === Name.Analysis && tags.kind(j) === Kind.Closer && tags.structural(j) && !fence && wrongCloser < 0) wrongCloser = j;
+			if (tags.name(j) === Name.Analysis && tags.kind(j) === Kind.Closer && tags.structural(j) && !fence && wrongCloser < 0) {
+				wrongCloser = j;
+				if (!tags.inAnalysis(j)) fallback = j;
+			}
 			if (tags.name(j) !== Name.Summary || tags.flags(j) & IN_CODE) continue;
 			if (fence) {
-				if (fenced < 0 && tags.kind(j) === Kind.Closer && tags.structural(j)) fenced = j;
+				if (fenced < 0 && tags.kind(j) === Kind.Closer && tags.structural(j)) {
+					fenced = j;
+					if (fallback < 0) fallback = j;
+				}
 				continue;
 			}
 			if (tags.kind(j) === Kind.Opener && (tags.line(j) !== tags.line(i) || !tags.structural(j)) && j + 1 < tags.n) {
@@ -1342,12 +1356,16 @@ class Scan {
 				html--;
 				continue;
 			}
-			if (tags.kind(j) === Kind.Opener && tags.structural(j)) return end(tags.start(j), false, j - 1, false);
-			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) return end(tags.start(j), true, j, false);
+			if (tags.kind(j) === Kind.Opener && tags.structural(j)) {
+				this.setEnd(tags.start(j), false, j - 1, false);
+				return ENDED;
+			}
+			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) {
+				this.setEnd(tags.start(j), true, j, false);
+				return ENDED;
+			}
 		}
-		if (fallbacks && wrongCloser >= 0 && !tags.inAnalysis(wrongCloser)) return end(tags.start(wrongCloser), true, wrongCloser, true);
-		if (fallbacks && fenced >= 0) return end(tags.start(fenced), true, fenced, true);
-		return end(text.length, false, tags.n, false);
+		return fallback;
 	}
 
 	// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop: a
