@@ -31,6 +31,8 @@ type Name = (typeof Name)[keyof typeof Name];
 
 // How many blocks may end at a fallback closer: each such block has scanned to the end.
 const MAX_FALLBACKS = 8;
+// Scan.blockEndLoop's answer where a tag ends the block.
+const ENDED = -2;
 
 const AT_LINE_START = 1;
 const AT_LINE_END = 2;
@@ -421,6 +423,15 @@ class Tags {
 function wrongCloserEnd(tags: Tags, i: number, nextSumClose: Int32Array, nextSummary: Int32Array): number {
 	const j = at32(nextSumClose, i + 1);
 	return j < at32(nextSummary, i + 1) ? tags.end(j) : -1;
+}
+
+// wrongCloserFrom returns the index of the first structural </analysis> at or after index
+// from, tags.n for none (Scan.nextWrongCloser's loop, a function returning a number as
+// Scan.findLastEnder says why).
+function wrongCloserFrom(tags: Tags, from: number): number {
+	let w = from;
+	while (w < tags.n && !(tags.name(w) === Name.Analysis && tags.kind(w) === Kind.Closer && tags.structural(w))) w++;
+	return w;
 }
 
 // fenceAt: the fence character of the line s[i:j] once trimmed ('`' or '~'), 0 for none.
@@ -1257,10 +1268,7 @@ class Scan {
 	private blockEnd(i: number, fallbacks: boolean): void {
 		const tags = this.tags;
 		const fences = this.fences;
-		const code = this.code;
-		code.n = 0;
-		const text = this.text;
-		let fence = false;
+		this.code.n = 0;
 		// The first fence line after the opener's line start. Openers come in text order: a
 		// cursor moves over the fences once for every pass of blocks (the Go side's
 		// fenceCursor), from the first where it is behind the opener (the next pass).
@@ -1274,30 +1282,39 @@ class Scan {
 			// wrong closer. Found with a cursor instead, so that a loop of such blocks (each a
 			// fallback) is read once, not once per block (the Go side's shortcut).
 			const w = this.nextWrongCloser(i + 1);
-			if (fallbacks && w < tags.n && !tags.inAnalysis(w)) {
-				this.endPos = tags.start(w);
-				this.endClosed = true;
-				this.endNext = w;
-				this.endByFallback = true;
-			} else {
-				this.endPos = text.length;
-				this.endClosed = false;
-				this.endNext = tags.n;
-				this.endByFallback = false;
-			}
+			if (fallbacks && w < tags.n && !tags.inAnalysis(w)) this.setEnd(tags.start(w), true, w, true);
+			else this.setEnd(this.text.length, false, tags.n, false);
 			return;
 		}
+		const outer = fences.n === 0 ? 0 : this.fenceRightBefore(i, fi) || this.fenceBefore(i);
+		const f = this.blockEndLoop(i, fi, outer);
+		if (f === ENDED) return;
+		if (fallbacks && f >= 0) this.setEnd(tags.start(f), true, f, true);
+		else this.setEnd(this.text.length, false, tags.n, false);
+	}
+
+	private setEnd(pos: number, closed: boolean, next: number, byFallback: boolean): void {
+		this.endPos = pos;
+		this.endClosed = closed;
+		this.endNext = next;
+		this.endByFallback = byFallback;
+	}
+
+	// blockEndLoop reads the tags after tags[i], and the fence lines from fences[fi] on, for
+	// blockEnd. Where a tag ends the block it leaves the end and returns ENDED; otherwise it
+	// returns the closer a fallback ends the block at, -1 for none. Its loop is a function
+	// returning a number, as findLastEnder says why: what follows the loop is a local.
+	private blockEndLoop(i: number, fi: number, outer: number): number {
+		const tags = this.tags;
+		const fences = this.fences;
+		const code = this.code;
+		const text = this.text;
+		let fence = false;
 		let fenced = -1;
 		let wrongCloser = -1;
+		let fallback = -1; // the first wrong closer outside analysis blocks, else fenced
 		let html = 0;
-		let outer = fences.n === 0 ? 0 : this.fenceRightBefore(i, fi) || this.fenceBefore(i);
 		let open = 0;
-		const end = (pos: number, closed: boolean, next: number, byFallback: boolean): void => {
-			this.endPos = pos;
-			this.endClosed = closed;
-			this.endNext = next;
-			this.endByFallback = byFallback;
-		};
 		for (let j = i + 1; j < tags.n; j++) {
 			for (; fi < fences.n && fences.start(fi) <= tags.line(j); fi++) {
 				const char = fences.char(fi);
@@ -1313,10 +1330,16 @@ class Scan {
 				}
 			}
 			if (tags.name(j) === Name.Summary && tags.inAnalysis(j)) continue;
-			if (tags.name(j) === Name.Analysis && tags.kind(j) === Kind.Closer && tags.structural(j) && !fence && wrongCloser < 0) wrongCloser = j;
+			if (tags.name(j) === Name.Analysis && tags.kind(j) === Kind.Closer && tags.structural(j) && !fence && wrongCloser < 0) {
+				wrongCloser = j;
+				if (!tags.inAnalysis(j)) fallback = j;
+			}
 			if (tags.name(j) !== Name.Summary || tags.flags(j) & IN_CODE) continue;
 			if (fence) {
-				if (fenced < 0 && tags.kind(j) === Kind.Closer && tags.structural(j)) fenced = j;
+				if (fenced < 0 && tags.kind(j) === Kind.Closer && tags.structural(j)) {
+					fenced = j;
+					if (fallback < 0) fallback = j;
+				}
 				continue;
 			}
 			if (tags.kind(j) === Kind.Opener && (tags.line(j) !== tags.line(i) || !tags.structural(j)) && j + 1 < tags.n) {
@@ -1333,42 +1356,44 @@ class Scan {
 				html--;
 				continue;
 			}
-			if (tags.kind(j) === Kind.Opener && tags.structural(j)) return end(tags.start(j), false, j - 1, false);
-			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) return end(tags.start(j), true, j, false);
+			if (tags.kind(j) === Kind.Opener && tags.structural(j)) {
+				this.setEnd(tags.start(j), false, j - 1, false);
+				return ENDED;
+			}
+			if (tags.kind(j) === Kind.Closer && (tags.structural(j) || tags.line(j) === tags.line(i))) {
+				this.setEnd(tags.start(j), true, j, false);
+				return ENDED;
+			}
 		}
-		if (fallbacks && wrongCloser >= 0 && !tags.inAnalysis(wrongCloser)) return end(tags.start(wrongCloser), true, wrongCloser, true);
-		if (fallbacks && fenced >= 0) return end(tags.start(fenced), true, fenced, true);
-		return end(text.length, false, tags.n, false);
+		return fallback;
 	}
 
 	// enderAfter reports whether a tag after tags[i] could end a block in blockEnd's loop: a
 	// summary closer, or a structural summary opener that is no HTML element, outside analysis
 	// blocks and code spans. The last such tag is found once, from the end.
 	private enderAfter(i: number): boolean {
-		const tags = this.tags;
-		if (this.lastEnder === -2) {
-			this.lastEnder = -1;
-			for (let j = tags.n - 1; j >= 0; j--) {
-				if (tags.name(j) !== Name.Summary || tags.inAnalysis(j) || tags.flags(j) & IN_CODE) continue;
-				if (tags.kind(j) === Kind.Closer || (tags.structural(j) && !this.afterDetails(j))) {
-					this.lastEnder = j;
-					break;
-				}
-			}
-		}
+		if (this.lastEnder === -2) this.lastEnder = this.findLastEnder();
 		return this.lastEnder > i;
+	}
+
+	// findLastEnder returns the index of the last tag that can end a block (enderAfter), -1
+	// for none. Its loop is a function returning a number: V8 may optimise the loop alone while
+	// it runs (on stack replacement) and reuse that code on every later call, and such code
+	// leaves, and is thrown away, at whatever follows the loop that had not yet run.
+	private findLastEnder(): number {
+		const tags = this.tags;
+		for (let j = tags.n - 1; j >= 0; j--) {
+			if (tags.name(j) !== Name.Summary || tags.inAnalysis(j) || tags.flags(j) & IN_CODE) continue;
+			if (tags.kind(j) === Kind.Closer || (tags.structural(j) && !this.afterDetails(j))) return j;
+		}
+		return -1;
 	}
 
 	// nextWrongCloser returns the index of the first structural </analysis> at or after index
 	// from (tags.n for none), blockEnd's wrong closer where no fence intervenes. The blocks
 	// ask in text order, so a cursor moves forward once over the tags.
 	private nextWrongCloser(from: number): number {
-		const tags = this.tags;
-		if (this.wrongCursor < from) {
-			let w = from;
-			while (w < tags.n && !(tags.name(w) === Name.Analysis && tags.kind(w) === Kind.Closer && tags.structural(w))) w++;
-			this.wrongCursor = w;
-		}
+		if (this.wrongCursor < from) this.wrongCursor = wrongCloserFrom(this.tags, from);
 		return this.wrongCursor;
 	}
 
@@ -1554,6 +1579,14 @@ class Scan {
 	// rule "No tags": a summary marked without a block: before an orphan closer, after
 	// [summary], or after a Summary heading or label.
 	marker(analysis: Spans, examples: Spans): string | undefined {
+		const orphan = this.beforeOrphanCloser(analysis, examples);
+		if (orphan !== undefined) return orphan;
+		return this.markedByLine(analysis);
+	}
+
+	// beforeOrphanCloser: the body before the first orphan summary closer that marks one.
+	// marker's loops are a function each, as Scan.findLastEnder says why.
+	private beforeOrphanCloser(analysis: Spans, examples: Spans): string | undefined {
 		const text = this.text;
 		let open = false; // a structural opener waits for the closer of its block
 		let after = 0; // the end of the last structural tag
@@ -1590,6 +1623,13 @@ class Scan {
 			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 2) >= 2 || (prevFrom >= 0 && isTemplate(trimRobust(text.slice(prevFrom, prevTo), this.nel), this.nlOnly))))
 				return body;
 		}
+		return undefined;
+	}
+
+	// markedByLine: the body after a [summary] line or a Summary heading or label.
+	private markedByLine(analysis: Spans): string | undefined {
+		const text = this.text;
+		const tags = this.tags;
 		const lastAnalysis = analysis.n > 0 ? analysis.start(analysis.n - 1) : -1;
 		let closeAt = -1;
 		let failedClose = -2;
@@ -1658,20 +1698,22 @@ class Scan {
 
 	untagged(analysis: Spans): string | undefined {
 		if (this.openAnalysis) return undefined;
-		let end = this.text.length;
-		const tags = this.tags;
-		for (let i = 0; i < tags.n; i++) {
-			if (tags.name(i) === Name.Summary && tags.kind(i) === Kind.Closer && tags.structural(i) && !tags.inAnalysis(i)) {
-				end = tags.start(i);
-				break;
-			}
-		}
+		const end = firstCloserStart(this.tags, this.text.length);
 		// The ends lose their tag lines as a block's body does (rule "Trim"): cutting a closed analysis block out of
 		// "<analysis<analysis></analysis>>" leaves "<analysis>".
 		const body = trimTagLines(trimRobust(trimPartialCloser(this.cutRegions(0, end, analysis, NO_SPANS)), this.nel), this.nel);
 		if (!hasProse(body, this.nlOnly) || isToolCall(body, this.nlOnly) || isRefusal(body)) return undefined;
 		return body;
 	}
+}
+
+// firstCloserStart returns where the first structural summary closer outside analysis blocks
+// starts, or none (untagged's loop, a function returning a number as Scan.findLastEnder says
+// why).
+function firstCloserStart(tags: Tags, none: number): number {
+	for (let i = 0; i < tags.n; i++)
+		if (tags.name(i) === Name.Summary && tags.kind(i) === Kind.Closer && tags.structural(i) && !tags.inAnalysis(i)) return tags.start(i);
+	return none;
 }
 
 // beats: rule "Duplicates". Each candidate counts its sections the first time a comparison
