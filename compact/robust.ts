@@ -873,18 +873,32 @@ class Scan {
 	// tag's end and leaves its name and kind in parsedName and parsedKind, or returns -1.
 	private parseTag(i: number, end: number): number {
 		const text = this.text;
-		// The tags as the prompt writes them, read at once (no terminator can stand inside
-		// them, so they end before the line does), where their first letter matches.
+		// The four tags as the prompt writes them, read at once (no terminator can stand
+		// inside them, so they end before the line does), where their first letter matches:
+		// the Go side's plainTag.
 		const c1 = text.charCodeAt(i + 1);
 		if (c1 === 115 && summaryAt(text, i + 1)) {
 			this.parsedName = Name.Summary;
 			this.parsedKind = Kind.Opener;
 			return i + "<summary>".length;
 		}
-		if (c1 === SLASH && text.charCodeAt(i + 2) === 115 && summaryAt(text, i + 2)) {
-			this.parsedName = Name.Summary;
-			this.parsedKind = Kind.Closer;
-			return i + "</summary>".length;
+		if (c1 === 97 && analysisAt(text, i + 1)) {
+			this.parsedName = Name.Analysis;
+			this.parsedKind = Kind.Opener;
+			return i + "<analysis>".length;
+		}
+		if (c1 === SLASH) {
+			const c2 = text.charCodeAt(i + 2);
+			if (c2 === 115 && summaryAt(text, i + 2)) {
+				this.parsedName = Name.Summary;
+				this.parsedKind = Kind.Closer;
+				return i + "</summary>".length;
+			}
+			if (c2 === 97 && analysisAt(text, i + 2)) {
+				this.parsedName = Name.Analysis;
+				this.parsedKind = Kind.Closer;
+				return i + "</analysis>".length;
+			}
 		}
 		// Every tag ends at a '>' before the line's end: with none (a model's loop of
 		// "<summary x" on one line), the '<' starts no tag, known without reading its name.
