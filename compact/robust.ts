@@ -1633,6 +1633,9 @@ class Scan {
 			const k = analysis.search(tags.start(i));
 			const afterAnalysis = k > 0 && analysis.end(k - 1) >= prev;
 			const from = afterAnalysis ? analysis.end(k - 1) : prev;
+			// Blanks alone trim to nothing, which has no content: a row of closers apart by a
+			// space makes no string.
+			if (asciiBlanks(text, from, tags.start(i))) continue;
 			const body = trimRobust(text.slice(from, tags.start(i)), this.nel);
 			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 2) >= 2 || (prevFrom >= 0 && isTemplate(trimRobust(text.slice(prevFrom, prevTo), this.nel), this.nlOnly))))
 				return body;
@@ -1749,6 +1752,16 @@ function trimPartialCloser(body: string): string {
 	const frag = body.slice(i);
 	if (foldAt("</summary", 0, frag) || foldAt("<summary", 0, frag)) return body.slice(0, i);
 	return body;
+}
+
+// asciiBlanks reports whether s[i:j] holds only spaces, tabs and line feeds or carriage
+// returns, which trimRobust trims whatever nel says.
+function asciiBlanks(s: string, i: number, j: number): boolean {
+	for (; i < j; i++) {
+		const c = s.charCodeAt(i);
+		if (c !== 32 && c !== 10 && c !== 9 && c !== 13) return false;
+	}
+	return true;
 }
 
 function trimRobust(s: string, nel: boolean): string {
