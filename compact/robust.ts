@@ -1593,14 +1593,6 @@ class Scan {
 	// rule "No tags": a summary marked without a block: before an orphan closer, after
 	// [summary], or after a Summary heading or label.
 	marker(analysis: Spans, examples: Spans): string | undefined {
-		const orphan = this.beforeOrphanCloser(analysis, examples);
-		if (orphan !== undefined) return orphan;
-		return this.markedByLine(analysis);
-	}
-
-	// beforeOrphanCloser: the body before the first orphan summary closer that marks one.
-	// marker's loops are a function each, as Scan.findLastEnder says why.
-	private beforeOrphanCloser(analysis: Spans, examples: Spans): string | undefined {
 		const text = this.text;
 		let open = false; // a structural opener waits for the closer of its block
 		let after = 0; // the end of the last structural tag
@@ -1640,13 +1632,6 @@ class Scan {
 			if (hasContent(body, this.nlOnly) && (afterAnalysis || afterExample || sectionCount(body, 2) >= 2 || (prevFrom >= 0 && isTemplate(trimRobust(text.slice(prevFrom, prevTo), this.nel), this.nlOnly))))
 				return body;
 		}
-		return undefined;
-	}
-
-	// markedByLine: the body after a [summary] line or a Summary heading or label.
-	private markedByLine(analysis: Spans): string | undefined {
-		const text = this.text;
-		const tags = this.tags;
 		const lastAnalysis = analysis.n > 0 ? analysis.start(analysis.n - 1) : -1;
 		let closeAt = -1;
 		let failedClose = -2;
