@@ -50,7 +50,8 @@ type tag struct {
 // tagMeta is what a tag is, apart from where. It makes a tag four fields, which the
 // compiler keeps in registers: a struct of more lives in memory, where its fields are
 // written one by one and then copied whole, a load that waits for the stores before it
-// (a fifth of the time of a line of tags).
+// (on closer-chains, 950 of 4,240 ms of a CPU profile at six fields: plainTag's return
+// and its call).
 type tagMeta struct {
 	name  tagName
 	kind  tagKind
