@@ -1,17 +1,19 @@
 // Times extractSummary of a module (robust.ts with its types removed) on benchmark inputs
-// written by internal/cmd/benchinputs, as internal/cmd/timerobust times the Go robust: after
-// a warm-up, runs an input until MS milliseconds of CPU time (user and system, of the whole
-// process) have passed and prints its name, the CPU time per run in nanoseconds and its size
-// in UTF-8 bytes, one input a line. The input "corpus" is corpus.json, every response of the
-// bundled corpus in turn.
-// Usage: node scripts/time-robust-ts.mjs MODULE DIR MS NAME...   (scripts/bench-robust-ts.sh)
+// written by internal/cmd/benchinputs, as internal/cmd/timerobust times the Go robust, which
+// starts it (timerobust -beside) and asks for one input at a time on its standard input: a
+// line "NAME MS" asks for NAME to be run until MS milliseconds of CPU time (user and system,
+// of the whole process) have passed, after a warm-up the first time NAME is asked for, and
+// the answer is the line "NAME NANOSECONDS BYTES": the CPU time per run and the input's size
+// in UTF-8 bytes. The input "corpus" is corpus.json, every response of the bundled corpus in
+// turn. It exits at the end of its input.
+// Usage: node scripts/time-robust-ts.mjs MODULE DIR   (internal/cmd/timerobust -beside)
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 
-const [module, dir, ms, ...names] = process.argv.slice(2);
+const [module, dir] = process.argv.slice(2);
 const { extractSummary } = await import(pathToFileURL(resolve(module)).href);
-const budget = Number(ms) * 1e6;
 
 function texts(name) {
 	if (name === "corpus") return JSON.parse(readFileSync(join(dir, "corpus.json"), "utf8"));
@@ -35,14 +37,22 @@ function run(inputs, limit) {
 	return Math.round((cpu() - start) / runs);
 }
 
-for (const name of names) {
-	const inputs = texts(name);
-	// Warm-up: the JIT compiles (and recompiles) what this input runs; the corpus's 221
-	// answers need about twenty rounds of them, then twice the budget. A round of a 10 MB
-	// input runs longer than the budget: the twenty stop after twice the budget.
-	const start = cpu();
-	for (let n = 0; n < 20 && cpu() - start < 2 * budget; n++) run(inputs, 0);
-	run(inputs, 2 * budget);
-	const bytes = inputs.reduce((n, t) => n + Buffer.byteLength(t), 0);
-	console.log(`${name} ${run(inputs, budget)} ${bytes}`);
+// The input asked for last, kept for the next request (timerobust asks for each twice).
+let current = { name: "", inputs: [], bytes: 0 };
+
+for await (const line of createInterface({ input: process.stdin })) {
+	const [name, ms] = line.split(" ");
+	const budget = Number(ms) * 1e6;
+	if (!name || !(budget > 0)) throw new Error(`time-robust-ts: bad request ${JSON.stringify(line)}: want "NAME MS"`);
+	if (name !== current.name) {
+		const inputs = texts(name);
+		current = { name, inputs, bytes: inputs.reduce((n, t) => n + Buffer.byteLength(t), 0) };
+		// Warm-up: the JIT compiles (and recompiles) what this input runs; the corpus's
+		// answers need about twenty rounds of them, then twice the budget. A round of a 10 MB
+		// input runs longer than the budget: the twenty stop after twice the budget.
+		const start = cpu();
+		for (let n = 0; n < 20 && cpu() - start < 2 * budget; n++) run(inputs, 0);
+		run(inputs, 2 * budget);
+	}
+	console.log(`${name} ${run(current.inputs, budget)} ${current.bytes}`);
 }
