@@ -1270,8 +1270,11 @@ class Scan {
 		if (i + 2 < tags.n) {
 			if (tags.name(i + 2) === Name.Summary && tags.kind(i + 2) === Kind.Closer && tags.line(i + 2) === tags.line(i + 1)) return false; // <summary>Title</summary>: an HTML element inside the body
 		}
+		// The common gap is one "\n" (<summary> on line after line), read without a trim.
 		const text = this.text;
-		const blanks = trimStart(text, tags.end(i), tags.start(i + 1), this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === tags.start(i + 1);
+		const from = tags.end(i);
+		const to = tags.start(i + 1);
+		const blanks = (to === from + 1 && text.charCodeAt(from) === NL) || trimStart(text, from, to, this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === to;
 		return blanks && !this.afterDetails(i + 1);
 	}
 
