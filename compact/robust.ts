@@ -592,7 +592,8 @@ class Scan {
 	private parsedName: Name = Name.Summary;
 	private parsedKind: Kind = Kind.Opener;
 	// bodyOf's last answers from its second question on, and the entry the next one replaces
-	private bodies: { raw: string; from: number; closed: boolean; body: string | undefined }[] | undefined;
+	private bodies: { raw: string; from: number; closed: boolean; body: string | undefined; sections: number }[] | undefined;
+	private bodySections = -1; // sectionCount of bodyOf's last answer, -1 not counted
 	private bodyAsked = false;
 	private bodyNext = 0;
 	// A run of the text that repeats itself runPeriod characters back: text[x] ===
@@ -1523,7 +1524,7 @@ class Scan {
 		// Its text is text[from:end] where no region was cut.
 		const body = this.bodyOf(raw, raw.length === end - from ? from : -1, closed);
 		if (body === undefined) return undefined;
-		return { body, closed, start: this.tags.start(i), sections: -1 };
+		return { body, closed, start: this.tags.start(i), sections: this.bodySections };
 	}
 
 	// bodyOf returns blockBody's answer, remembering the last four from the second question
@@ -1535,6 +1536,7 @@ class Scan {
 	// at one period, found once (repeatsFrom) and then known. An answer found again moves to
 	// the newer copy, so that the period stays that of the loop.
 	private bodyOf(raw: string, from: number, closed: boolean): string | undefined {
+		this.bodySections = -1;
 		if (this.bodies === undefined) {
 			if (!this.bodyAsked) {
 				this.bodyAsked = true;
@@ -1547,11 +1549,14 @@ class Scan {
 			if (m.closed !== closed || m.raw.length !== n) continue;
 			if (n >= SLICED && from >= 0 && m.from >= 0 ? this.sameSlices(Math.min(m.from, from), Math.max(m.from, from), n) : m.raw === raw) {
 				if (from >= 0) m.from = from; // a position, not the string: no old object points at a new one
+				// A body asked again is a loop's, whose candidates beats compares: counted once.
+				if (m.sections < 0 && m.body !== undefined) m.sections = sectionCount(m.body);
+				this.bodySections = m.sections;
 				return m.body;
 			}
 		}
 		const body = this.blockBody(raw, closed);
-		const m = { raw, from, closed, body };
+		const m = { raw, from, closed, body, sections: -1 };
 		if (this.bodies.length < 4) this.bodies.push(m);
 		else this.bodies[this.bodyNext] = m;
 		this.bodyNext = (this.bodyNext + 1) % 4;
