@@ -513,6 +513,10 @@ class Spans {
 	}
 }
 
+// SLICED is the length from which V8's String.prototype.slice makes a view of the string
+// (SlicedString::kMinLength), not a copy.
+const SLICED = 13;
+
 // NO_SPANS is an empty Spans that is never pushed to.
 const NO_SPANS = new Spans();
 
@@ -588,9 +592,15 @@ class Scan {
 	private parsedName: Name = Name.Summary;
 	private parsedKind: Kind = Kind.Opener;
 	// bodyOf's last answers from its second question on, and the entry the next one replaces
-	private bodies: { raw: string; closed: boolean; body: string | undefined }[] | undefined;
+	private bodies: { raw: string; from: number; closed: boolean; body: string | undefined; sections: number }[] | undefined;
+	private bodySections = -1; // sectionCount of bodyOf's last answer, -1 not counted
 	private bodyAsked = false;
 	private bodyNext = 0;
+	// A run of the text that repeats itself runPeriod characters back: text[x] ===
+	// text[x - runPeriod] for every x in [runFrom, runEnd) (bodyOf's last repeat found).
+	private runFrom = 0;
+	private runEnd = 0;
+	private runPeriod = 0;
 
 	constructor(text: string, ends: LineEnds) {
 		this.text = text;
@@ -1261,8 +1271,11 @@ class Scan {
 		if (i + 2 < tags.n) {
 			if (tags.name(i + 2) === Name.Summary && tags.kind(i + 2) === Kind.Closer && tags.line(i + 2) === tags.line(i + 1)) return false; // <summary>Title</summary>: an HTML element inside the body
 		}
+		// The common gap is one "\n" (<summary> on line after line), read without a trim.
 		const text = this.text;
-		const blanks = trimStart(text, tags.end(i), tags.start(i + 1), this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === tags.start(i + 1);
+		const from = tags.end(i);
+		const to = tags.start(i + 1);
+		const blanks = (to === from + 1 && text.charCodeAt(from) === NL) || trimStart(text, from, to, this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === to;
 		return blanks && !this.afterDetails(i + 1);
 	}
 
@@ -1506,14 +1519,24 @@ class Scan {
 	// candidate returns the block tags[i] opens, ending at end, or undefined where it is
 	// degenerate: no content, or the template echoed.
 	private candidate(i: number, end: number, closed: boolean, analysis: Spans, code: Spans): Candidate | undefined {
-		const body = this.bodyOf(this.cutRegions(this.tags.end(i), end, analysis, code), closed);
+		const from = this.tags.end(i);
+		const raw = this.cutRegions(from, end, analysis, code);
+		// Its text is text[from:end] where no region was cut.
+		const body = this.bodyOf(raw, raw.length === end - from ? from : -1, closed);
 		if (body === undefined) return undefined;
-		return { body, closed, start: this.tags.start(i), sections: -1 };
+		return { body, closed, start: this.tags.start(i), sections: this.bodySections };
 	}
 
 	// bodyOf returns blockBody's answer, remembering the last four from the second question
-	// on: a loop of blocks asks the same text again (the Go side's scan.bodyOf).
-	private bodyOf(raw: string, closed: boolean): string | undefined {
+	// on: a loop of blocks asks the same text again (the Go side's scan.bodyOf). raw is
+	// text[from:from+raw.length] where from >= 0. V8 makes a slice of SLICED characters or
+	// more a view of the text, and compares two such views in its runtime (a dozenth of the
+	// time of a loop of short blocks): where both are slices of the text, they are equal
+	// where the text repeats itself from the one to the other, and a loop of blocks repeats
+	// at one period, found once (repeatsFrom) and then known. An answer found again moves to
+	// the newer copy, so that the period stays that of the loop.
+	private bodyOf(raw: string, from: number, closed: boolean): string | undefined {
+		this.bodySections = -1;
 		if (this.bodies === undefined) {
 			if (!this.bodyAsked) {
 				this.bodyAsked = true;
@@ -1521,13 +1544,40 @@ class Scan {
 			}
 			this.bodies = [];
 		}
-		for (const m of this.bodies) if (m.closed === closed && m.raw === raw) return m.body;
+		const n = raw.length;
+		for (const m of this.bodies) {
+			if (m.closed !== closed || m.raw.length !== n) continue;
+			if (n >= SLICED && from >= 0 && m.from >= 0 ? this.sameSlices(Math.min(m.from, from), Math.max(m.from, from), n) : m.raw === raw) {
+				if (from >= 0) m.from = from; // a position, not the string: no old object points at a new one
+				// A body asked again is a loop's, whose candidates beats compares: counted once.
+				if (m.sections < 0 && m.body !== undefined) m.sections = sectionCount(m.body);
+				this.bodySections = m.sections;
+				return m.body;
+			}
+		}
 		const body = this.blockBody(raw, closed);
-		const m = { raw, closed, body };
+		const m = { raw, from, closed, body, sections: -1 };
 		if (this.bodies.length < 4) this.bodies.push(m);
 		else this.bodies[this.bodyNext] = m;
 		this.bodyNext = (this.bodyNext + 1) % 4;
 		return body;
+	}
+
+	// sameSlices reports whether text[a:a+n] and text[b:b+n] are equal (a <= b). Where they are
+	// not in the known run, the run from b is found, reading no further than 64 times the
+	// slices' length past b (the copies of a loop, found at once), and kept where it holds
+	// them: a failed comparison (another block of the loop) keeps the run the loop's.
+	private sameSlices(a: number, b: number, n: number): boolean {
+		const period = b - a;
+		if (period <= 0) return period === 0;
+		if (period === this.runPeriod && b >= this.runFrom && b + n <= this.runEnd) return true;
+		if (this.text.charCodeAt(b) !== this.text.charCodeAt(a)) return false;
+		const end = repeatsFrom(this.text, b, period, 0, b + 64 * Math.max(n, 64));
+		if (end < b + n) return false;
+		this.runPeriod = period;
+		this.runFrom = b;
+		this.runEnd = end;
+		return true;
 	}
 
 	// blockBody returns the body of a block from its text, analysis blocks cut out, or
@@ -1915,12 +1965,13 @@ function hasContentLoop(body: string, i: number, nlOnly: boolean): boolean {
 }
 
 // repeatsFrom returns the end of the run from position from on where s[x] === s[x-period],
-// known for the first known characters. The run is compared in chunks that double (string
-// equality is a memory comparison), as the Go side's repeatsFrom.
-function repeatsFrom(s: string, from: number, period: number, known: number): number {
+// known for the first known characters, up to limit at most. The run is compared in chunks
+// that double (string equality is a memory comparison), as the Go side's repeatsFrom.
+function repeatsFrom(s: string, from: number, period: number, known: number, limit = s.length): number {
+	limit = Math.min(limit, s.length);
 	let p = from + known;
-	for (let chunk = Math.max(known, 1); p < s.length; chunk = Math.min(2 * chunk, 1 << 12)) {
-		const m = Math.min(chunk, s.length - p);
+	for (let chunk = Math.max(known, 1); p < limit; chunk = Math.min(2 * chunk, 1 << 12)) {
+		const m = Math.min(chunk, limit - p);
 		if (s.slice(p, p + m) !== s.slice(p - period, p - period + m)) {
 			while (s.charCodeAt(p) === s.charCodeAt(p - period)) p++; // fewer than m characters
 			break;
