@@ -31,7 +31,7 @@ func TestBeside(t *testing.T) {
 	write("corpus.json", `["a", "<summary>\nb\n</summary>"]`)
 	t.Chdir("../../..") // the repository's root, where timerobust -beside finds the script
 
-	out := capture(t, func() error { return time1(dir, time.Millisecond, []string{"one", "corpus"}, module) })
+	out := capture(t, func() error { return time1(dir, time.Millisecond, []string{"one", "corpus"}, module, time.Millisecond) })
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	want := []struct {
 		name  string
@@ -66,7 +66,7 @@ func TestBesideNodeFails(t *testing.T) {
 	t.Chdir("../../..")
 	var err error
 	capture(t, func() error {
-		err = time1(dir, time.Millisecond, []string{"one"}, filepath.Join(dir, "missing.mjs"))
+		err = time1(dir, time.Millisecond, []string{"one"}, filepath.Join(dir, "missing.mjs"), time.Millisecond)
 		return nil
 	})
 	if err == nil || !strings.Contains(err.Error(), "no time for one") {
