@@ -11,11 +11,11 @@
 # and the median of the rounds' ratios (the ratio of a row's two sides in one round). Time
 # at the three sizes shows whether robust.ts is linear.
 # Usage: scripts/bench-robust-ts.sh [ROUNDS]   (default 5; BUDGET: CPU milliseconds per
-# input and side, timed twice a round after a warm-up of twenty runs (no longer than twice
-# that) and twice that, default 100: with 50 a 1 MB input ran about three times under Node,
-# and one garbage collection moved a row by 40%)
-# A round takes about two and a half minutes of CPU time (a 10 MB input runs several times
-# on each side), so the default five about twelve minutes on a quiet machine.
+# input and side, timed twice a round, default 100: with 50 a 1 MB input ran about three
+# times under Node, and one garbage collection moved a row by 40%. Before it is timed, an
+# input runs for twice BUDGET under Go and for a second under Node, where the JIT compiles
+# on threads whose CPU time the process counts: the corpus settles after about 0.7 s.)
+# A round takes about three minutes of CPU time, the default five about fifteen minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
