@@ -833,6 +833,17 @@ class Scan {
 				this.tags.push(e - n + 1, e, e - n + 1, name, kind, AT_LINE_START | AT_LINE_END);
 				pos = e;
 			}
+		} else if (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === NL && text.charCodeAt(end + 2) === LT && text.charCodeAt(end + 3) === text.charCodeAt(i + 1)) {
+			// The same for lines that end at "\r\n" (a model writing Windows line ends), in a
+			// text of any line ends: each repeat of the line with its "\r\n", whole in the
+			// run, holds the same tag alone on its line. The Go side reads these tag by tag.
+			const n = end + 2 - i;
+			const p = repeatsFrom(text, end + 2, n, 0);
+			for (let e = end + n; e + 1 < p; e += n) {
+				if (region) this.regionTags++;
+				this.tags.push(e - n + 2, e, e - n + 2, name, kind, AT_LINE_START | AT_LINE_END);
+				pos = e;
+			}
 		} else if (this.simple && text.charCodeAt(end) === NL && this.tags.n >= 2) {
 			// The next line may start as the line before did, a tag alone on it: the
 			// two lines may repeat (<analysis> and <summary> again and again).
@@ -1315,11 +1326,12 @@ class Scan {
 		if (i + 2 < tags.n) {
 			if (tags.name(i + 2) === Name.Summary && tags.kind(i + 2) === Kind.Closer && tags.line(i + 2) === tags.line(i + 1)) return false; // <summary>Title</summary>: an HTML element inside the body
 		}
-		// The common gap is one "\n" (<summary> on line after line), read without a trim.
+		// The common gaps are one "\n" or "\r\n" (<summary> on line after line), read without a trim.
 		const text = this.text;
 		const from = tags.end(i);
 		const to = tags.start(i + 1);
-		const blanks = (to === from + 1 && text.charCodeAt(from) === NL) || trimStart(text, from, to, this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === to;
+		const gap = to - from;
+		const blanks = (gap === 1 && text.charCodeAt(from) === NL) || (gap === 2 && text.charCodeAt(from) === CR && text.charCodeAt(from + 1) === NL) || trimStart(text, from, to, this.nel ? INVISIBLE : INVISIBLE_NOT_NEL) === to;
 		return blanks && !this.afterDetails(i + 1);
 	}
 
