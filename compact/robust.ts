@@ -836,7 +836,7 @@ class Scan {
 		} else if (text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === NL && text.charCodeAt(end + 2) === LT && text.charCodeAt(end + 3) === text.charCodeAt(i + 1)) {
 			// The same for lines that end at "\r\n" (a model writing Windows line ends), in a
 			// text of any line ends: each repeat of the line with its "\r\n", whole in the
-			// run, holds the same tag alone on its line. The Go side reads these tag by tag.
+			// run, holds the same tag alone on its line (the Go side's repeatLineTagCRLF).
 			const n = end + 2 - i;
 			const p = repeatsFrom(text, end + 2, n, 0);
 			for (let e = end + n; e + 1 < p; e += n) {
@@ -867,10 +867,9 @@ class Scan {
 	// lines after r's up to this one repeat whole, each the same characters between the same
 	// terminators: they hold the same tags with the same flags (scanTags finds a tag's flags
 	// from its line alone), pushed again for each repeat. It returns the end of the last tag
-	// pushed, -1 for none. Loops of several lines with text between their tags (think-blocks,
-	// details-fallback, mixed-fences) were otherwise read tag by tag; the Go side reads them
-	// so, at over twice robust.ts's speed. Only a simple scan asks: its lines end at "\n"
-	// alone.
+	// pushed, -1 for none (the Go side's repeatUnit). Loops of several lines with text
+	// between their tags (think-blocks, details-fallback, mixed-fences) are otherwise read tag
+	// by tag. Only a simple scan asks: its lines end at "\n" alone.
 	private repeatUnit(end: number): number {
 		const text = this.text;
 		const tags = this.tags;

@@ -355,8 +355,10 @@ func (sc *scan) scanTags() {
 				lineEnd, pos = int(t.end), int(t.end)
 				if sc.simple {
 					if e := sc.repeatLines(t); e >= 0 {
-						lineEnd, pos = e, e // the next lines repeat this one, or this one and the one before
+						lineEnd, pos = e, e // the next lines repeat this one, or a loop of lines ending with it
 					}
+				} else if e := sc.repeatLineTagCRLF(t); e >= 0 {
+					lineEnd, pos = e, e // the next lines repeat this one, ending at "\r\n"
 				}
 				continue
 			}
@@ -674,8 +676,69 @@ func (sc *scan) repeatLines(t tag) int {
 		if q := &sc.tags[n-2]; int(q.end)+1 == i && q.start == q.line && text[e+2] == text[q.start+1] && text[e+1] == text[q.start] {
 			return sc.repeatLinePair(*q, t)
 		}
+		return sc.repeatUnit(t)
 	}
 	return -1
+}
+
+// repeatUnit appends the tags of a loop of lines that ends with t, the last tag, alone on
+// its line (think blocks, <details> before each summary opener, fences between openers).
+// Where one of the four tags before t, r, is the same tag and the three bytes after each
+// match, the text from t on may repeat the text from r on, found as a period of the text.
+// Where it does, r ends its line as t does, and the lines after r's up to t's repeat whole,
+// each the same bytes between the same terminators: they hold the same tags with the same
+// flags (scanTags finds a tag's flags from its line alone), appended again for each repeat.
+// It returns the end of the last tag appended, -1 for none. Only a scan.simple text asks,
+// with t's line ending at a "\n" and two bytes after it.
+func (sc *scan) repeatUnit(t tag) int {
+	text := sc.text
+	last, end := len(sc.tags)-1, int(t.end)
+	for r := last - 1; r >= 0 && r >= last-4; r-- {
+		q := sc.tags[r]
+		re := int(q.end) // re+3 <= end+2 < len(text)
+		if q.end-q.start != t.end-t.start || q.name != t.name || q.kind != t.kind || text[re:re+3] != text[end:end+3] {
+			continue
+		}
+		// text[x] == text[x-period] for every x in [t.start, p): a repeat of the lines after
+		// r's up to t's ends at end+shift, a "\n" before p or the end of the text.
+		period := int(t.start - q.start)
+		p := repeatsFrom(text, int(t.start), period, 0)
+		pushed := -1
+		for shift := period; end+shift < p || end+shift == p && p == len(text); shift += period {
+			for _, g := range sc.tags[r+1 : last+1] {
+				d := int32(shift)
+				g.start, g.end, g.line = g.start+d, g.end+d, g.line+d
+				if g.name == nameSummary && g.kind == opener && g.flags&(atLineStart|afterCloser|inCode) == 0 {
+					sc.inlineOpeners++
+				}
+				sc.tags = append(sc.tags, g)
+			}
+			pushed = end + shift
+		}
+		return pushed
+	}
+	return -1
+}
+
+// repeatLineTagCRLF is repeatLineTag for t's line ending at "\r\n" (a model writing
+// Windows line ends), in a text of any line ends: each repeat of the line with its "\r\n",
+// whole in the run, holds the same tag alone on its line. It returns the end of the last tag
+// appended, -1 for none.
+func (sc *scan) repeatLineTagCRLF(t tag) int {
+	text := sc.text
+	i, end := int(t.start), int(t.end)
+	if end+3 >= len(text) || text[end] != '\r' || text[end+1] != '\n' || text[end+2] != '<' || text[end+3] != text[i+1] {
+		return -1
+	}
+	n := end + 2 - i // the line and its "\r\n"
+	p := repeatsFrom(text, end+2, n, 0)
+	last := -1
+	for e := end + n; e+1 < p; e += n {
+		t.start, t.end, t.line = t.start+int32(n), t.end+int32(n), t.line+int32(n)
+		sc.tags = append(sc.tags, t)
+		last = e
+	}
+	return last
 }
 
 // repeatLinePair is repeatLineTag for a loop of two lines (<analysis> and <summary> on

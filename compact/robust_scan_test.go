@@ -11,8 +11,9 @@ import (
 
 // TestScanShortcutsFindTheSame holds the scanner's paths for common cases to its general
 // code on what they find, not only on what robust returns from it: the tags (lineTag,
-// repeatLineTag, repeatLine) and the fence lines from scan.fencesFrom on (repeatFences), on
-// every family at three sizes and on loops of fence, tag and prose lines after a preamble.
+// repeatLineTag, repeatLine, repeatUnit, repeatLineTagCRLF) and the fence lines from
+// scan.fencesFrom on (repeatFences), on every family at three sizes and on loops of fence,
+// tag and prose lines after a preamble.
 // It fails if a repeat is copied one line too far, or a line that only looks like the loop
 // is copied.
 func TestScanShortcutsFindTheSame(t *testing.T) {
@@ -32,6 +33,26 @@ func TestScanShortcutsFindTheSame(t *testing.T) {
 		}
 		loop := strings.Repeat(unit.String(), r.IntN(60))
 		texts = append(texts, lines[r.IntN(len(lines))]+loop+lines[r.IntN(len(lines))])
+	}
+	// Loops of tag lines with other lines between their tags (repeatUnit), at every line end
+	// (repeatLineTagCRLF), whose last repeat is cut or changed at a random byte: where a
+	// shortcut trusts one byte past the run, it copies a tag that is not there.
+	tagLines := []string{"<summary>", "</summary>", "<analysis>", "</analysis>", "<think>", "</think>", "<details>",
+		"```", "~~~", "I check the plan.", "<summary>x", "`<summary>`", " <summary>", "</summary> </analysis>", ""}
+	for range 20000 {
+		eol := [...]string{"\n", "\n", "\r\n", "\r"}[r.IntN(4)]
+		var unit strings.Builder
+		for k := r.IntN(4) + 1; k > 0; k-- {
+			unit.WriteString(tagLines[r.IntN(len(tagLines))] + eol)
+		}
+		b := []byte(lines[r.IntN(len(lines))] + strings.Repeat(unit.String(), r.IntN(5)+2))
+		switch cut := len(b) - 1 - r.IntN(unit.Len()); r.IntN(3) {
+		case 0:
+			b = b[:cut]
+		case 1:
+			b[cut] = "x \n\r<>/"[r.IntN(7)]
+		}
+		texts = append(texts, string(b)+lines[r.IntN(len(lines))])
 	}
 	for i, text := range texts {
 		fast, general := newScan(text, true), newScan(text, false)
