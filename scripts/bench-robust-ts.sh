@@ -15,7 +15,8 @@
 # times under Node, and one garbage collection moved a row by 40%. Before it is timed, an
 # input runs for twice BUDGET under Go and for a second under Node, where the JIT compiles
 # on threads whose CPU time the process counts: the corpus settles after about 0.7 s.)
-# A round takes about three minutes of CPU time, the default five about fifteen minutes.
+# Each time is taken over at least five runs (timerobust's minRuns says why). A round takes
+# about four minutes of CPU time, the default five about twenty minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}

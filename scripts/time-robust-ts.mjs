@@ -2,9 +2,9 @@
 // written by internal/cmd/benchinputs, as internal/cmd/timerobust times the Go robust, which
 // starts it (timerobust -beside) and asks for one input at a time on its standard input: a
 // line "NAME MS WARM" asks for NAME to be run until MS milliseconds of CPU time (user and
-// system, of the whole process) have passed, after WARM milliseconds of it the first time
-// NAME is asked for, and the answer is the line "NAME NANOSECONDS BYTES": the CPU time per
-// run and the input's size in UTF-8 bytes. The input "corpus" is corpus.json, every response
+// system, of the whole process) have passed, and at least five times, after WARM
+// milliseconds of it the first time NAME is asked for, and the answer is the line "NAME
+// NANOSECONDS BYTES": the CPU time per run and the input's size in UTF-8 bytes. The input "corpus" is corpus.json, every response
 // of the bundled corpus in turn. It exits at the end of its input.
 // Usage: node scripts/time-robust-ts.mjs MODULE DIR   (internal/cmd/timerobust -beside)
 import { readFileSync } from "node:fs";
@@ -25,15 +25,19 @@ function cpu() {
 	return (u.user + u.system) * 1000;
 }
 
-// run extracts every text in turn until limit nanoseconds of CPU time have passed (at least
-// once) and returns the CPU time per round.
+// MIN_RUNS is the fewest rounds a time is taken over, as timerobust's minRuns (which says
+// why): one round of a 10 MB input is whether a major collection fell in it.
+const MIN_RUNS = 5;
+
+// run extracts every text in turn until limit nanoseconds of CPU time have passed, and at
+// least MIN_RUNS times, and returns the CPU time per round.
 function run(inputs, limit) {
 	let runs = 0;
 	const start = cpu();
 	do {
 		for (const t of inputs) extractSummary(t);
 		runs++;
-	} while (cpu() - start < limit);
+	} while (runs < MIN_RUNS || cpu() - start < limit);
 	return Math.round((cpu() - start) / runs);
 }
 

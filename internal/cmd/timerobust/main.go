@@ -1,7 +1,7 @@
 // Command timerobust times compact.ExtractRobust on benchmark inputs written by
 // internal/cmd/benchinputs, for scripts/bench-robust-ts.sh and scripts/module-cost.sh: after
 // a warm-up, it runs an input until MS milliseconds of CPU time (user and system, of the
-// whole process) have passed and prints its name, the CPU time per run in nanoseconds and
+// whole process) have passed, and at least five times, and prints its name, the CPU time per run in nanoseconds and
 // its size in bytes, one input a line. The input "corpus" is corpus.json, every response of
 // the bundled corpus in turn.
 //
@@ -117,12 +117,19 @@ func inputs(dir, name string) ([]string, error) {
 	return []string{string(b)}, err
 }
 
-// run extracts every text in turn until budget of CPU time has passed (at least once) and
-// returns the CPU time per round.
+// minRuns is the fewest rounds a time is taken over, however long a round takes: a 10 MB
+// input runs about once in 100 ms, and one round's time is then whether a major collection
+// fell in it (robust.ts on mixed-fences-10MB: 87 to 191 ms a round in one process). Over five
+// rounds a collection's cost is shared out as in a long run. scripts/time-robust-ts.mjs
+// takes as many.
+const minRuns = 5
+
+// run extracts every text in turn until budget of CPU time has passed, and at least minRuns
+// times, and returns the CPU time per round.
 func run(texts []string, budget time.Duration) time.Duration {
 	start := cpu()
 	n := time.Duration(0)
-	for n == 0 || cpu()-start < budget {
+	for n < minRuns || cpu()-start < budget {
 		for _, t := range texts {
 			compact.ExtractRobust(t)
 		}
