@@ -172,7 +172,7 @@ function lowerASCII(c: number): number {
 }
 
 function isASCIILetter(c: number): boolean {
-	return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+	return ((c | 0x20) - 97) >>> 0 < 26; // c | 0x20 is a lower-case letter only for a letter
 }
 
 // foldAt reports whether s holds p at i, ASCII letters in any case.
@@ -736,7 +736,62 @@ class Scan {
 			this.tags.push(i, end, lineStart, name, kind, flags);
 			prev = this.tags.n - 1;
 			pos = end;
+			if (prev > 0 && this.tags.line(prev - 1) === lineStart) {
+				// The line may loop over its tags (a looping model's "</analysis><summary>"
+				// thousands of times on one line): the copies are pushed at once.
+				const e = this.repeatInLine(lineEnd);
+				if (e >= 0) {
+					prev = this.tags.n - 1;
+					pos = e;
+					tickPos = this.tags.start(prev); // the '`' before it are as many as before t, less an even number
+					prevEnd = kind === Kind.Closer ? e : -1;
+				}
+			}
 		}
+	}
+
+	// repeatInLine pushes the tags of a loop on one line, read the long way up to the last tag,
+	// t, on the line that ends at lineEnd. Where an earlier tag of the line among the four
+	// before t, r, is the same tag, the characters from r to t hold an even number of '`',
+	// and the line from t on repeats the line from r on (period = t's start less r's), up to
+	// run, the tags after r up to t are pushed again for each repeat, shifted by the period,
+	// while the repeat's last tag ends at least a period before run. There, what the scan
+	// reads at each '<' of a repeat is what it read a period before: the characters up to
+	// the tag's end, the next '>', '<' and '`' of the line (each within a period, or past
+	// run for both), whether the tag ends its line (a '<' comes after it) and the parity of
+	// the '`' before it; the last '`' of the line lies past both or before both. It returns
+	// the end of the last tag pushed, -1 for none. The Go side reads these tag by tag.
+	private repeatInLine(lineEnd: number): number {
+		const text = this.text;
+		const tags = this.tags;
+		const t = tags.n - 1;
+		const ts = tags.start(t);
+		const te = tags.end(t);
+		const line = tags.line(t);
+		for (let r = t - 1; r >= 0 && r >= t - 4 && tags.line(r) === line; r--) {
+			const rs = tags.start(r);
+			if (tags.end(r) - rs !== te - ts || tags.name(r) !== tags.name(t) || tags.kind(r) !== tags.kind(t) || text.charCodeAt(rs + 1) !== text.charCodeAt(ts + 1)) continue;
+			const period = ts - rs;
+			if (te + 2 * period > lineEnd) return -1; // no room for a repeat
+			let ticks = 0;
+			for (let k = text.indexOf("`", rs); k >= 0 && k < ts; k = text.indexOf("`", k + 1)) ticks++;
+			if (ticks % 2 === 1) return -1;
+			const run = repeatsFrom(text, ts, period, 0, lineEnd); // text[x] === text[x - period] for every x in [ts, run)
+			let pushed = -1;
+			for (let shift = period; te + shift + period <= run; shift += period) {
+				for (let g = r + 1; g <= t; g++) {
+					const name = tags.name(g);
+					const kind = tags.kind(g);
+					const flags = tags.flags(g);
+					if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
+					if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
+					tags.push(tags.start(g) + shift, tags.end(g) + shift, line, name, kind, flags);
+				}
+				pushed = te + shift;
+			}
+			return pushed;
+		}
+		return -1;
 	}
 
 	// repeatLinePair pushes the tags of a loop of two lines: tags[q] and tags[q + 1], the last

@@ -109,6 +109,9 @@ func robustTSInputs(t *testing.T) (names, texts []string) {
 	for i := range 4000 {
 		add(fmt.Sprintf("loop %d", i), loopAnswer(r))
 	}
+	for i := range 6000 {
+		add(fmt.Sprintf("loop on a line %d", i), lineLoop(r))
+	}
 	// Long rows of tags (robust.ts reads a row over 256 characters with its loop for the first
 	// tokens, passing repeats, then with a regular expression; a shorter one with its loop):
 	// each prefix, unit and tail, as a block's only line, after a heading (a line that says
@@ -232,6 +235,35 @@ func loopAnswer(r *rand.Rand) string {
 		text = text[:at] + textgen.Atoms[r.IntN(len(textgen.Atoms))] + text[at:]
 	}
 	return text
+}
+
+// lineLoop returns a line that loops over one to four tokens (robust.ts's repeatInLine
+// pushes their tags at once), two to forty times, its last loop cut or changed at a random
+// byte, then a token: alone, in a block, or after an opener. Where a copy is trusted past
+// the loop's end, or a '`' in the loop left out of count, its tags and the code spans
+// around them differ from what the Go robust reads.
+func lineLoop(r *rand.Rand) string {
+	tokens := []string{"<summary>", "</summary>", "<analysis>", "</analysis>", "<summar>", "<sumaryy>", "<think>", "</think>",
+		"<details>", "<summary x", "<", ">", " ", "x", "`", "​", "Summary"}
+	var unit strings.Builder
+	for n := 1 + r.IntN(4); n > 0; n-- {
+		unit.WriteString(tokens[r.IntN(len(tokens))])
+	}
+	b := []byte(strings.Repeat(unit.String(), 2+r.IntN(39)))
+	switch cut := len(b) - 1 - r.IntN(unit.Len()); r.IntN(3) {
+	case 0:
+		b = b[:cut]
+	case 1:
+		b[cut] = "x `<>/"[r.IntN(6)]
+	}
+	row := string(b) + tokens[r.IntN(len(tokens))]
+	switch r.IntN(3) {
+	case 0:
+		return row
+	case 1:
+		return "<summary>\n1. Primary Request and Intent:\n" + row + "\n</summary>"
+	}
+	return "<summary>\n" + row
 }
 
 // TestRobustTypeScriptAgrees holds robust.ts, the TypeScript robust that users drop in for
