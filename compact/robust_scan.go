@@ -78,6 +78,7 @@ type scan struct {
 	text          string
 	nel           bool // U+0085 is the line terminator
 	simple        bool // "\n" is the only line terminator
+	cr            bool // the text holds '\r'
 	onlyLF        bool // simple, and no U+0085 either, which eachLine and hasContent split at always
 	shortcuts     bool // take the paths for common cases (lineTag, plainTag, ...), not only the general code
 	tags          []tag
@@ -108,9 +109,9 @@ type bodyMemo struct {
 
 func newScan(text string, shortcuts bool) *scan {
 	sc := &scan{text: text, shortcuts: shortcuts, wrongCursor: -1}
-	cr := strings.IndexByte(text, '\r') >= 0
-	sc.nel = !cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
-	sc.simple = !sc.nel && !cr && !hasLineSeparator(text)
+	sc.cr = strings.IndexByte(text, '\r') >= 0
+	sc.nel = !sc.cr && strings.IndexByte(text, '\n') < 0 && strings.Contains(text, "\u0085")
+	sc.simple = !sc.nel && !sc.cr && !hasLineSeparator(text)
 	sc.onlyLF = shortcuts && sc.simple && !containsByLast(text, "\u0085")
 	sc.scanTags()
 	sc.scanFences(sc.fencesFrom())
@@ -357,8 +358,10 @@ func (sc *scan) scanTags() {
 					if e := sc.repeatLines(t); e >= 0 {
 						lineEnd, pos = e, e // the next lines repeat this one, or a loop of lines ending with it
 					}
-				} else if e := sc.repeatLineTagCRLF(t); e >= 0 {
-					lineEnd, pos = e, e // the next lines repeat this one, ending at "\r\n"
+				} else if sc.cr { // asked here: a call on every line costs 5% on lines ending at U+0085
+					if e := sc.repeatLineTagCRLF(t); e >= 0 {
+						lineEnd, pos = e, e // the next lines repeat this one, ending at "\r\n"
+					}
 				}
 				continue
 			}
