@@ -362,8 +362,14 @@ class Tags {
 		this.flagBits[i] = flags;
 	}
 
-	private grow(): void {
-		const n = this.starts.length * 2;
+	// reserve makes room for n tags in all: a loop pushed at once knows how many it pushes,
+	// and one copy of the columns at that size costs less than a copy at each doubling.
+	reserve(n: number): void {
+		if (n > this.starts.length) this.grow(n);
+	}
+
+	private grow(size = 0): void {
+		const n = Math.max(this.starts.length * 2, size);
 		const more = <A extends Int32Array | Uint8Array>(a: A, b: A): A => {
 			b.set(a);
 			return b;
@@ -777,6 +783,7 @@ class Scan {
 			for (let k = text.indexOf("`", rs); k >= 0 && k < ts; k = text.indexOf("`", k + 1)) ticks++;
 			if (ticks % 2 === 1) return -1;
 			const run = repeatsFrom(text, ts, period, 0, lineEnd); // text[x] === text[x - period] for every x in [ts, run)
+			tags.reserve(tags.n + (t - r) * Math.floor((run - te) / period));
 			let pushed = -1;
 			for (let shift = period; te + shift + period <= run; shift += period) {
 				for (let g = r + 1; g <= t; g++) {
@@ -938,6 +945,7 @@ class Scan {
 			const period = ts - rs;
 			const p = repeatsFrom(text, ts, period, 0); // text[x] === text[x - period] for every x in [ts, p)
 			// A repeat of the lines ends at shift + end, a "\n" before p or the end of the text.
+			tags.reserve(tags.n + (t - r) * Math.floor((p - end) / period + 1));
 			let pushed = -1;
 			for (let shift = period; end + shift < p || (end + shift === p && p === text.length); shift += period) {
 				for (let g = r + 1; g <= t; g++) {
