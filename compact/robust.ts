@@ -1860,6 +1860,12 @@ class Scan {
 				const to = after === 1 ? lastAnalysis : text.length;
 				const body = trimRobust(this.cutRegions(next, Math.max(next, to), analysis, NO_SPANS), this.nel);
 				if (hasContent(body, this.nlOnly) && sectionCount(body, 3) >= 3) return body;
+			} else if (this.nlOnly && next > start && text.charCodeAt(next) === text.charCodeAt(start) && (!headingTried[after] || !isSummaryLabel(text, a, b))) {
+				// The line is neither [summary] nor a Summary label, and the lines that repeat it
+				// whole (a loop of "\u200b<summary>" lines) are neither: passed at once.
+				const p = next - start;
+				start = next + Math.floor((repeatsFrom(text, next, p, 0) - next) / p) * p;
+				continue;
 			}
 			start = next;
 		}
