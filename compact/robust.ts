@@ -756,6 +756,20 @@ class Scan {
 		}
 	}
 
+	// pushCopy pushes tags[first..last] again, shifted by shift, their lines by lineShift
+	// (0 for a copy on the same line), counted as scanTags counts the tags it reads.
+	private pushCopy(first: number, last: number, shift: number, lineShift: number): void {
+		const tags = this.tags;
+		for (let g = first; g <= last; g++) {
+			const name = tags.name(g);
+			const kind = tags.kind(g);
+			const flags = tags.flags(g);
+			if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
+			if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
+			tags.push(tags.start(g) + shift, tags.end(g) + shift, tags.line(g) + lineShift, name, kind, flags);
+		}
+	}
+
 	// repeatInLine pushes the tags of a loop on one line, read the long way up to the last tag,
 	// t, on the line that ends at lineEnd. Where an earlier tag of the line among the four
 	// before t, r, is the same tag, the characters from r to t hold an even number of '`',
@@ -786,14 +800,7 @@ class Scan {
 			tags.reserve(tags.n + (t - r) * Math.floor((run - te) / period));
 			let pushed = -1;
 			for (let shift = period; te + shift + period <= run; shift += period) {
-				for (let g = r + 1; g <= t; g++) {
-					const name = tags.name(g);
-					const kind = tags.kind(g);
-					const flags = tags.flags(g);
-					if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
-					if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
-					tags.push(tags.start(g) + shift, tags.end(g) + shift, line, name, kind, flags);
-				}
+				this.pushCopy(r + 1, t, shift, 0);
 				pushed = te + shift;
 			}
 			return pushed;
@@ -948,14 +955,7 @@ class Scan {
 			tags.reserve(tags.n + (t - r) * Math.floor((p - end) / period + 1));
 			let pushed = -1;
 			for (let shift = period; end + shift < p || (end + shift === p && p === text.length); shift += period) {
-				for (let g = r + 1; g <= t; g++) {
-					const name = tags.name(g);
-					const kind = tags.kind(g);
-					const flags = tags.flags(g);
-					if (name === Name.Summary && kind === Kind.Opener && !structural(kind, flags) && !(flags & IN_CODE)) this.inlineOpeners++;
-					if (name !== Name.Summary && (kind === Kind.Opener || name !== Name.Example)) this.regionTags++;
-					tags.push(tags.start(g) + shift, tags.end(g) + shift, tags.line(g) + shift, name, kind, flags);
-				}
+				this.pushCopy(r + 1, t, shift, shift);
 				pushed = end + shift;
 			}
 			return pushed;
