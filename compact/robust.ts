@@ -793,10 +793,14 @@ class Scan {
 			if (tags.end(r) - rs !== te - ts || tags.name(r) !== tags.name(t) || tags.kind(r) !== tags.kind(t) || text.charCodeAt(rs + 1) !== text.charCodeAt(ts + 1)) continue;
 			const period = ts - rs;
 			if (te + 2 * period > lineEnd) return -1; // no room for a repeat
-			let ticks = 0;
-			for (let k = text.indexOf("`", rs); k >= 0 && k < ts; k = text.indexOf("`", k + 1)) ticks++;
-			if (ticks % 2 === 1) return -1;
 			const run = repeatsFrom(text, ts, period, 0, lineEnd); // text[x] === text[x - period] for every x in [ts, run)
+			if (te + 2 * period > run) return -1;
+			// The '`' between r and t, counted only here, where a repeat is pushed, and only up
+			// to t: a line of tags with no '`' would otherwise have indexOf read to the end of
+			// the text at each tag.
+			let ticks = 0;
+			for (let k = rs; k < ts; k++) if (text.charCodeAt(k) === TICK) ticks++;
+			if (ticks % 2 === 1) return -1;
 			tags.reserve(tags.n + (t - r) * Math.floor((run - te) / period));
 			let pushed = -1;
 			for (let shift = period; te + shift + period <= run; shift += period) {
