@@ -793,6 +793,10 @@ class Scan {
 			if (tags.end(r) - rs !== te - ts || tags.name(r) !== tags.name(t) || tags.kind(r) !== tags.kind(t) || text.charCodeAt(rs + 1) !== text.charCodeAt(ts + 1)) continue;
 			const period = ts - rs;
 			if (te + 2 * period > lineEnd) return -1; // no room for a repeat
+			// Two looks before the run is read: a repeat has t's '<' again a period on, and after
+			// t's end what came after r's. A line of openers with words of changing length between
+			// them (no repeat at any tag) fails one or the other at once.
+			if (text.charCodeAt(ts + period) !== LT || text.charCodeAt(te) !== text.charCodeAt(te - period)) return -1;
 			const run = repeatsFrom(text, ts, period, 0, lineEnd); // text[x] === text[x - period] for every x in [ts, run)
 			if (te + 2 * period > run) return -1;
 			// The '`' between r and t, counted only here, where a repeat is pushed, and only up

@@ -232,7 +232,7 @@ func Families(size int) []BenchInput {
 		// Shapes nobody on the team built (issue 39): code fences of both kinds with openers
 		// between them, fences inside longer fences, lines that start with a tag and go on,
 		// tags between emoji, openers with a long attribute, misspelled openers, openers after a
-		// zero-width space, closed think blocks.
+		// zero-width space, closed think blocks, openers with words of changing length between.
 		{"mixed-fences", repeat("```\n<summary>\n~~~\n<summary>\n")},
 		{"nested-fences", repeat("````\n```\n<summary>\n```\n````\n")},
 		{"tag-prefix-lines", repeat("<summary>The tests pass now.\n")},
@@ -241,6 +241,10 @@ func Families(size int) []BenchInput {
 		{"misspelled-openers", repeat("<sumary>\n")},
 		{"zero-width-openers", repeat("\u200b<summary>\n")},
 		{"think-blocks", repeat("<think>\nI check the plan.\n</think>\n")},
+		// A line of openers with words of changing length between them: the line repeats only
+		// every six tags, further back than robust.ts's look for a loop on a line reaches
+		// (f9257f9 mended a quadratic read of it).
+		{"varied-openers", oneLine("<summary> a <summary> be <summary> the <summary> test <summary> tests <summary> passed ", "\n")},
 	}
 }
 
