@@ -20,16 +20,16 @@
 #     net once those steps and the command's own reading and writing (which the Go robust
 #     pays too) are taken off: the Go client's writing of the request and decoding of the
 #     answer, the pipe both ways, Node's reads of stdin and its garbage collection.
-# About forty seconds on a 2-core machine with the default ROUNDS. Times are read to the
+# About a minute on a 2-core machine with the default ROUNDS. Times are read to the
 # millisecond, but a 10 MB answer's system time (the pages its memory faults in, 70 to 140
 # ms for the Go command on this VM) varies from run to run: the best of several runs is
 # taken, and the rest, a difference of five figures, may still come out below zero.
 #
-#   scripts/module-cost.sh [INPUT...]   (ROUNDS: runs of each, the best taken; default 5)
+#   scripts/module-cost.sh [INPUT...]   (ROUNDS: runs of each, the best taken; default 9)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v node > /dev/null || { echo "module-cost: node is not on PATH" >&2; exit 2; }
-rounds=${ROUNDS:-5}
+rounds=${ROUNDS:-9}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/compacteval" ./cmd/compacteval
@@ -68,9 +68,9 @@ for input in "${inputs[@]}"; do node scripts/module-cost.mjs "$tmp/pkg/robust.js
 # The Go robust's extraction alone, warm, in CPU time per run (timerobust prints nanoseconds).
 for input in "${inputs[@]}"; do "$tmp/timerobust" "$(dirname "$input")" 300 "$(basename "$input" .txt)"; done > "$tmp/go.txt"
 
-echo "Load average $load at the start; CPU time; the start-up (a one-line answer, the best of $rounds runs) is $go_tiny s for compacteval extract -extractor robust, $mod_tiny s for -extractor module:compact/robust.ts, and each net time is net of it: the whole command on the answer, reading the file and writing the summary included, less the same command on a one-line answer. The nets are the best of $rounds runs each way, Go and module: alternately; module: / Go is the ratio of the two bests, and by round the median, least and most of each round's ratio (a round's two runs one after the other): on this VM a 10 MB answer's system time, the pages the command's memory faults in, moves from run to run, and most where the extraction itself is short. Go extract alone: timerobust's warm CPU time for the Go robust's extraction; the command's own reading and writing is the Go net less it. Node's steps (scripts/module-cost.mjs, in ms): JSON.parse of the request line and decoding the text's UTF-8, sent as bytes, extractSummary's first run in the process (as the module: path runs it, the JIT compiling) and its best, JSON.stringify of the answer; the rest is the module: net less Node's steps and the command's own reading and writing: the Go client's writing and reading, the pipe, Node's reads and collections."
+echo "Load average $load at the start; CPU time; the start-up (a one-line answer, the best of $rounds runs) is $go_tiny s for compacteval extract -extractor robust, $mod_tiny s for -extractor module:compact/robust.ts, and each net time is net of it: the whole command on the answer, reading the file and writing the summary included, less the same command on a one-line answer. The nets are the best of $rounds runs each way, Go and module: alternately (the Go robust's most beside its best: its own reading and writing of the 10 MB moves most); module: / Go is the ratio of the two bests, and by round the median, least and most of each round's ratio (a round's two runs one after the other): on this VM a 10 MB answer's system time, the pages the command's memory faults in, moves from run to run, and most where the extraction itself is short. Go extract alone: timerobust's warm CPU time for the Go robust's extraction; the command's own reading and writing is the Go net less it. Node's steps (scripts/module-cost.mjs, in ms): JSON.parse of the request line and decoding the text's UTF-8, sent as bytes, extractSummary's first run in the process (as the module: path runs it, the JIT compiling) and its best, JSON.stringify of the answer; the rest is the module: net less Node's steps and the command's own reading and writing: the Go client's writing and reading, the pipe, Node's reads and collections."
 echo
-echo "| answer | bytes | Go robust, net | Go extract alone | module:, net | module: / Go | by round: median (least-most) | Node: decode and parse | Node: extract, first run | Node: extract, best | Node: encode | rest | extract in process, best |"
+echo "| answer | bytes | Go robust, net: best (most) | Go extract alone | module:, net | module: / Go | by round: median (least-most) | Node: decode and parse | Node: extract, first run | Node: extract, best | Node: encode | rest | extract in process, best |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 awk -v gt="$go_tiny" -v mt="$mod_tiny" '
 	FILENAME ~ /steps.txt$/ { dec[$1] = $2 + $3; first[$1] = $4; ext[$1] = $5; enc[$1] = $6; inp[$1] = $7; next }
@@ -78,6 +78,7 @@ awk -v gt="$go_tiny" -v mt="$mod_tiny" '
 	{
 		if (!($1 in gb)) { order[++n] = $1; size[$1] = $2; gb[$1] = $3; mb[$1] = $4 }
 		if ($3 < gb[$1]) gb[$1] = $3
+		if ($3 > gw[$1]) gw[$1] = $3
 		if ($4 < mb[$1]) mb[$1] = $4
 		r[$1, ++k[$1]] = ($4 - mt) / ($3 - gt)
 	}
@@ -88,9 +89,10 @@ awk -v gt="$go_tiny" -v mt="$mod_tiny" '
 			g = (gb[a] - gt) * 1000; m = (mb[a] - mt) * 1000
 			med = k[a] % 2 ? r[a, (k[a] + 1) / 2] : (r[a, k[a] / 2] + r[a, k[a] / 2 + 1]) / 2
 			if (m / g > worst) { worst = m / g; worstName = a }
-			printf "| %s | %d | %.0f ms | %.0f ms | %.0f ms | %.1fx | %.1fx (%.1f-%.1fx) | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms |\n", a, size[a], g, alone[a], m, m / g, med, r[a, 1], r[a, k[a]], dec[a], first[a], ext[a], enc[a], m - dec[a] - first[a] - enc[a] - (g - alone[a]), inp[a]
+			if (med > worstMed) { worstMed = med; worstMedName = a }
+			printf "| %s | %d | %.0f ms (%.0f ms) | %.0f ms | %.0f ms | %.1fx | %.1fx (%.1f-%.1fx) | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms | %.0f ms |\n", a, size[a], g, (gw[a] - gt) * 1000, alone[a], m, m / g, med, r[a, 1], r[a, k[a]], dec[a], first[a], ext[a], enc[a], m - dec[a] - first[a] - enc[a] - (g - alone[a]), inp[a]
 		}
-		printf "\nThe largest ratio of the bests is %.1fx (%s).\n", worst, worstName
+		printf "\nThe largest median of the rounds\x27 ratios is %.1fx (%s); the largest ratio of the bests is %.1fx (%s).\n", worstMed, worstMedName, worst, worstName
 	}' "$tmp/steps.txt" "$tmp/go.txt" "$tmp/path.txt"
 echo
 echo "Load average $(cut -d' ' -f1 /proc/loadavg) at the end."
