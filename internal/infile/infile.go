@@ -4,9 +4,11 @@
 package infile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -66,15 +68,23 @@ func Read(path string, limit int64, what string) ([]byte, error) {
 
 // ReadAll is Read for a reader (stdin), named name in the error of a reader over the
 // limit; the error of a read that fails is the reader's own.
+// A regular file (a response given by name, or as stdin) is read into a buffer of its size,
+// grown once: io.ReadAll grows its slice a quarter at a time, which for a 10 MB response
+// allocated 34 MB and took twice as long as the read itself.
 func ReadAll(r io.Reader, name string, limit int64, what string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
+	var buf bytes.Buffer
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= limit {
+			buf.Grow(int(fi.Size()) + bytes.MinRead) // room to read the end of the file into
+		}
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, err // as the reader said it: the caller words it
 	}
-	if int64(len(data)) > limit {
+	if int64(buf.Len()) > limit {
 		return nil, &TooLargeError{Name: name, What: what, Limit: limit}
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 // Size writes a byte count the way the limits are documented: 512 MiB, 64 KiB, 100 bytes.

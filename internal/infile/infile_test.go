@@ -47,6 +47,55 @@ func TestReadRefusesADevice(t *testing.T) {
 	}
 }
 
+// TestReadAllOfAFile reads a regular file whole, as extract reads its FILE or stdin, into one
+// buffer of its size: io.ReadAll, before, made a dozen more as its slice grew.
+func TestReadAllOfAFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "response.txt")
+	want := strings.Repeat("<summary>\nDone.\n</summary>\n", 40000) // about 1 MB
+	if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(limit int64, skip int64) ([]byte, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.Seek(skip, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		return ReadAll(f, path, limit, "a response")
+	}
+	n := int64(len(want))
+	if data, err := read(n, 0); err != nil || string(data) != want {
+		t.Errorf("ReadAll(file of %d bytes, limit %d) = %d bytes, %v; want the file", n, n, len(data), err)
+	}
+	if _, err := read(n-1, 0); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("ReadAll(file of %d bytes, limit %d) = %v, want too large", n, n-1, err)
+	}
+	// Its size is a hint only: a file read from an offset (stdin after a read) gives the rest.
+	if data, err := read(n, 7); err != nil || string(data) != want[7:] {
+		t.Errorf("ReadAll(file from byte 7) = %d bytes, %v; want the last %d", len(data), err, n-7)
+	}
+	// The allocations ReadAll adds to opening the file: its own Stat and the buffer.
+	opened := testing.AllocsPerRun(5, func() {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Stat()
+		f.Close()
+	})
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := read(n, 0); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs-opened > 2 {
+		t.Errorf("ReadAll of a 1 MB file made %.0f allocations beside the file's %.0f, want its Stat and the buffer", allocs-opened, opened)
+	}
+}
+
 type endless struct{}
 
 func (endless) Read(p []byte) (int, error) { return len(p), nil }
