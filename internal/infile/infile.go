@@ -68,6 +68,7 @@ func Read(path string, limit int64, what string) ([]byte, error) {
 
 // ReadAll is Read for a reader (stdin), named name in the error of a reader over the
 // limit; the error of a read that fails is the reader's own.
+//
 // A regular file (a response given by name, or as stdin) is read into a buffer of its size,
 // grown once: io.ReadAll grows its slice a quarter at a time, which for a 10 MB response
 // allocated 34 MB and took twice as long as the read itself.
