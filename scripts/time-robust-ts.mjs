@@ -4,8 +4,9 @@
 // line "NAME MS WARM" asks for NAME to be run until MS milliseconds of CPU time (user and
 // system, of the whole process) have passed, and at least five times, after WARM
 // milliseconds of it the first time NAME is asked for, and the answer is the line "NAME
-// NANOSECONDS BYTES": the CPU time per run and the input's size in UTF-8 bytes. The input "corpus" is corpus.json, every response
-// of the bundled corpus in turn. It exits at the end of its input.
+// NANOSECONDS BYTES": the CPU time per run and the input's size in UTF-8 bytes. The input
+// "corpus" is corpus.json, every response of the bundled corpus in turn. It exits at the end
+// of its input.
 // Usage: node scripts/time-robust-ts.mjs MODULE DIR   (internal/cmd/timerobust -beside)
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";

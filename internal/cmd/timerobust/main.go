@@ -1,9 +1,9 @@
 // Command timerobust times compact.ExtractRobust on benchmark inputs written by
 // internal/cmd/benchinputs, for scripts/bench-robust-ts.sh and scripts/module-cost.sh: after
 // a warm-up, it runs an input until MS milliseconds of CPU time (user and system, of the
-// whole process) have passed, and at least five times, and prints its name, the CPU time per run in nanoseconds and
-// its size in bytes, one input a line. The input "corpus" is corpus.json, every response of
-// the bundled corpus in turn.
+// whole process) have passed, and at least five times, and prints its name, the CPU time
+// per run in nanoseconds and its size in bytes, one input a line. The input "corpus" is
+// corpus.json, every response of the bundled corpus in turn.
 //
 //	go run ./internal/cmd/timerobust DIR MS NAME...
 //	go run ./internal/cmd/timerobust -beside MODULE DIR MS NAME...
